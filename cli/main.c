@@ -1,0 +1,53 @@
+/*
+ * broadcheck: the command line.  Each subcommand lives in its own file;
+ * this one only dispatches and documents.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef BC_VERSION
+#define BC_VERSION "unknown"
+#endif
+
+static const char usage[] =
+    "usage: broadcheck COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "A conformance suite for tensor broadcasting. Commands:\n"
+    "  shape     the result shape of shapes under a rule, from the reference\n"
+    "            (broadcheck shape --rule numpy [2,1,5] [4,1]  prints [2,4,5])\n"
+    "  vectors   check conformance-vector files against the reference\n"
+    "            (default: every spec/vectors/*.vec)\n"
+    "\n"
+    "Rules: none, numpy (= ONNX multidirectional), onnx-uni, pdpd, broadcast-to,\n"
+    "bidirectional, explicit; spec/RULES.md states each one.\n"
+    "\n"
+    "Exit codes: 0 success; 1 not broadcastable or a check failed; 2 bad usage,\n"
+    "malformed or invalid input, or a file that cannot be read.\n"
+    "\n"
+    "'broadcheck COMMAND --help' documents a command; --version prints the version.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return BC_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return BC_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("broadcheck %s (vector format %d)\n", BC_VERSION, 1);
+        return BC_EXIT_OK;
+    }
+    if (strcmp(cmd, "shape") == 0)
+        return bc_cmd_shape(argc - 1, argv + 1);
+    if (strcmp(cmd, "vectors") == 0)
+        return bc_cmd_vectors(argc - 1, argv + 1);
+    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape or vectors; see "
+                    "'broadcheck --help')\n", cmd);
+    return BC_EXIT_USAGE;
+}

@@ -1,0 +1,327 @@
+/*
+ * The conformance-vector format (spec/README.md): parse, format, check.
+ */
+#include "broadcheck/vector.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WHY(...) (why && cap ? (void)snprintf(why, cap, __VA_ARGS__) : (void)0)
+
+/* Parses "i,j,..." (possibly empty) into p->axes. */
+static int parse_axis_list(const char *value, bc_params *p, const char *key, char *why, size_t cap)
+{
+    p->naxes = 0;
+    const char *s = value;
+    if (*s == '\0')
+        return 0;
+    for (;;) {
+        if (p->naxes == BC_MAX_RANK) {
+            WHY("%s: more than %d entries", key, BC_MAX_RANK);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || !(isdigit((unsigned char)*s) || *s == '-' || *s == '+')) {
+            WHY("%s: expected an integer at entry %d, found '%s'", key, p->naxes, s);
+            return -1;
+        }
+        if (errno == ERANGE) {
+            WHY("%s: entry %d is past the int64 range", key, p->naxes);
+            return -1;
+        }
+        p->axes[p->naxes++] = (int64_t)v;
+        if (*end == '\0')
+            return 0;
+        if (*end != ',') {
+            WHY("%s: expected ',' after entry %d, found '%c'", key, p->naxes - 1, *end);
+            return -1;
+        }
+        s = end + 1;
+    }
+}
+
+int bc_params_set_option(bc_params *p, const char *key, const char *value, char *why, size_t cap)
+{
+    unsigned opt;
+    if (strcmp(key, "axis") == 0)
+        opt = BC_OPT_AXIS;
+    else if (strcmp(key, "profile") == 0)
+        opt = BC_OPT_PROFILE;
+    else if (strcmp(key, "axes") == 0)
+        opt = BC_OPT_AXES;
+    else if (strcmp(key, "axes-mapping") == 0)
+        opt = BC_OPT_AXES_MAPPING;
+    else {
+        WHY("unknown option '%s' (expected axis, profile, axes or axes-mapping)", key);
+        return -1;
+    }
+    if (p->options & opt) {
+        WHY("option '%s' given twice", key);
+        return -1;
+    }
+    if ((opt & (BC_OPT_AXES | BC_OPT_AXES_MAPPING)) &&
+        (p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING))) {
+        /* One list serves both forms; the rule reports giving both. */
+        WHY("give either axes or axes-mapping, not both");
+        return -1;
+    }
+    if (opt == BC_OPT_AXIS) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        if (*value == '\0' || *end != '\0' || isspace((unsigned char)*value)) {
+            WHY("axis: expected an integer, found '%s'", value);
+            return -1;
+        }
+        if (errno == ERANGE) {
+            WHY("axis: '%s' is past the int64 range", value);
+            return -1;
+        }
+        p->axis = (int64_t)v;
+    } else if (opt == BC_OPT_PROFILE) {
+        if (bc_profile_from_name(value, &p->profile) != 0) {
+            WHY("profile: unknown profile '%s' (expected default, openvino-doc, "
+                "openvino-shape-inference or paddle)", value);
+            return -1;
+        }
+    } else if (parse_axis_list(value, p, key, why, cap) != 0) {
+        return -1;
+    }
+    p->options |= opt;
+    return 0;
+}
+
+/* The next blank-separated word of s, copied into word[cap]. */
+static const char *next_word(const char *s, char *word, size_t cap)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = 0;
+    while (*s && *s != ' ' && *s != '\t') {
+        if (n + 1 < cap)
+            word[n++] = *s;
+        s++;
+    }
+    word[n] = '\0';
+    return s;
+}
+
+int bc_vector_parse(const char *line, bc_vector *v, char *why, size_t cap)
+{
+    /* Strip the comment and the line ending. */
+    size_t len = strcspn(line, "#\r\n");
+    char *text = malloc(len + 1), *word = malloc(len + 1);
+    if (!text || !word) {
+        free(text);
+        free(word);
+        WHY("out of memory");
+        return -1;
+    }
+    memcpy(text, line, len);
+    text[len] = '\0';
+    int result = -1;
+    char detail[256];
+    const size_t wordcap = len + 1; /* a word is never longer than the line */
+    const char *s = next_word(text, word, wordcap);
+    const char *at = text;
+    memset(v, 0, sizeof *v);
+#define COL ((int)(at - text) + 1 + (int)strspn(at, " \t"))
+    if (word[0] == '\0') {
+        result = 0;
+        goto done;
+    }
+    bc_rule rule;
+    if (bc_rule_from_name(word, &rule) != 0) {
+        WHY("column %d: unknown rule '%s' (expected none, numpy, onnx-uni, pdpd, broadcast-to, "
+            "bidirectional or explicit)", COL, word);
+        goto done;
+    }
+    v->params = bc_params_for(rule);
+    for (;;) {
+        at = s;
+        s = next_word(s, word, wordcap);
+        if (word[0] == '\0') {
+            WHY("column %d: missing '-> EXPECTED' at the end of the line", COL);
+            goto done;
+        }
+        if (strcmp(word, "->") == 0)
+            break;
+        if (word[0] == '[') {
+            if (v->nshapes == BC_VECTOR_MAX_SHAPES) {
+                WHY("column %d: more than %d shapes", COL, BC_VECTOR_MAX_SHAPES);
+                goto done;
+            }
+            const char *end;
+            if (bc_shape_parse(word, &end, &v->shapes[v->nshapes], detail, sizeof detail) != 0) {
+                WHY("column %d: shape %d: %s", COL, v->nshapes + 1, detail);
+                goto done;
+            }
+            if (*end != '\0') {
+                WHY("column %d: shape %d: unexpected '%s' after ']'", COL, v->nshapes + 1, end);
+                goto done;
+            }
+            v->nshapes++;
+            continue;
+        }
+        char *eq = strchr(word, '=');
+        if (!eq) {
+            WHY("column %d: expected KEY=VALUE, a shape '[...]' or '->', found '%s'", COL, word);
+            goto done;
+        }
+        if (v->nshapes > 0) {
+            WHY("column %d: option '%s' after a shape; options come first", COL, word);
+            goto done;
+        }
+        *eq = '\0';
+        if (bc_params_set_option(&v->params, word, eq + 1, detail, sizeof detail) != 0) {
+            WHY("column %d: %s", COL, detail);
+            goto done;
+        }
+    }
+    at = s;
+    s = next_word(s, word, wordcap);
+    if (word[0] == '[') {
+        const char *end;
+        v->expect = BC_EXPECT_SHAPE;
+        if (bc_shape_parse(word, &end, &v->expect_shape, detail, sizeof detail) != 0 || *end) {
+            WHY("column %d: expected result: %s", COL, *end ? "junk after ']'" : detail);
+            goto done;
+        }
+    } else if (strcmp(word, "error") == 0) {
+        v->expect = BC_EXPECT_ANY_ERROR;
+    } else if (strncmp(word, "error:", 6) == 0) {
+        v->expect = BC_EXPECT_ERROR;
+        if (bc_error_kind_from_name(word + 6, &v->expect_kind) != 0) {
+            WHY("column %d: unknown error kind '%s' (see spec/README.md)", COL, word + 6);
+            goto done;
+        }
+    } else {
+        WHY("column %d: expected a shape, 'error' or 'error:KIND' after '->', found '%s'", COL,
+            word[0] ? word : "nothing");
+        goto done;
+    }
+    at = s;
+    s = next_word(s, word, wordcap);
+    if (word[0]) {
+        WHY("column %d: unexpected '%s' after the expected result", COL, word);
+        goto done;
+    }
+    result = 1;
+done:
+#undef COL
+    free(text);
+    free(word);
+    return result;
+}
+
+int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
+{
+    size_t len = 0;
+#define PUT(...)                                                                    \
+    len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, \
+                            __VA_ARGS__)
+    const bc_params *p = &v->params;
+    PUT("%s", bc_rule_name(p->rule));
+    if (p->options & BC_OPT_PROFILE)
+        PUT(" profile=%s", bc_profile_name(p->profile));
+    if (p->options & BC_OPT_AXIS)
+        PUT(" axis=%lld", (long long)p->axis);
+    if (p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING)) {
+        PUT(" %s=", (p->options & BC_OPT_AXES) ? "axes" : "axes-mapping");
+        for (int i = 0; i < p->naxes; i++)
+            PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
+    }
+    for (int i = 0; i < v->nshapes; i++) {
+        PUT(" ");
+        len += (size_t)bc_shape_format(&v->shapes[i], len < cap ? buf + len : NULL,
+                                       len < cap ? cap - len : 0);
+    }
+    PUT(" -> ");
+    if (v->expect == BC_EXPECT_SHAPE)
+        len += (size_t)bc_shape_format(&v->expect_shape, len < cap ? buf + len : NULL,
+                                       len < cap ? cap - len : 0);
+    else if (v->expect == BC_EXPECT_ANY_ERROR)
+        PUT("error");
+    else
+        PUT("error:%s", bc_error_kind_name(v->expect_kind));
+#undef PUT
+    return (int)len;
+}
+
+int bc_vector_check(const bc_vector *v, bc_error_kind *got, bc_shape *got_shape, bc_error *err)
+{
+    *got = bc_infer(&v->params, v->nshapes, v->shapes, got_shape, err);
+    switch (v->expect) {
+    case BC_EXPECT_SHAPE:
+        return *got == BC_OK && bc_shape_equal(got_shape, &v->expect_shape);
+    case BC_EXPECT_ANY_ERROR:
+        return *got != BC_OK;
+    default:
+        return *got == v->expect_kind;
+    }
+}
+
+int bc_vector_check_file(const char *path, FILE *report, long *passed, long *failed)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(report, "%s: cannot open: %s\n", path, strerror(errno));
+        return -1;
+    }
+    bc_vector *v = malloc(sizeof *v);
+    char *line = NULL;
+    size_t linecap = 0;
+    ssize_t n;
+    long lineno = 0;
+    if (!v) {
+        fclose(f);
+        fprintf(report, "%s: out of memory\n", path);
+        return -1;
+    }
+    while ((n = getline(&line, &linecap, f)) >= 0) {
+        char why[512];
+        lineno++;
+        if ((size_t)n != strlen(line)) {
+            fprintf(report, "%s:%ld: a NUL byte in the line; vector files are text\n", path,
+                    lineno);
+            (*failed)++;
+            continue;
+        }
+        int r = bc_vector_parse(line, v, why, sizeof why);
+        if (r == 0)
+            continue;
+        if (r < 0) {
+            fprintf(report, "%s:%ld: syntax: %s\n", path, lineno, why);
+            (*failed)++;
+            continue;
+        }
+        bc_error_kind got;
+        bc_shape shape;
+        bc_error err;
+        if (bc_vector_check(v, &got, &shape, &err)) {
+            (*passed)++;
+            continue;
+        }
+        (*failed)++;
+        char want[4096], have[4096];
+        bc_vector_format(v, want, sizeof want);
+        if (got == BC_OK)
+            bc_shape_format(&shape, have, sizeof have);
+        else
+            snprintf(have, sizeof have, "error:%s (%s)", bc_error_kind_name(got), err.message);
+        fprintf(report, "%s:%ld: FAIL %s\n    reference gives %s\n", path, lineno, want, have);
+    }
+    int read_error = ferror(f);
+    free(line);
+    free(v);
+    fclose(f);
+    if (read_error) {
+        fprintf(report, "%s: read error after line %ld\n", path, lineno);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,199 @@
+/*
+ * The broadcheck command line, run as a user runs it: exit codes, what goes
+ * to stdout and stderr, and that every message names what was wrong.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#ifndef BC_CLI_PATH
+#error "BC_CLI_PATH must name the broadcheck executable"
+#endif
+
+typedef struct run_result {
+    int status;
+    char out[16384];
+    char err[16384];
+} run_result;
+
+static void read_all(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(fd, buf + n, cap - 1 - n)) > 0)
+        n += (size_t)got;
+    buf[n] = '\0';
+}
+
+/* Runs broadcheck with args (NULL-terminated); output beyond the buffers is
+ * dropped, which no case here comes near. */
+static void run(run_result *r, const char *const *args)
+{
+    char *argv[160];
+    int argc = 0;
+    argv[argc++] = (char *)BC_CLI_PATH;
+    for (; *args && argc < 159; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    char out_path[] = "/tmp/bc_cli_out_XXXXXX", err_path[] = "/tmp/bc_cli_err_XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int wstatus;
+    assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+    assert_true(WIFEXITED(wstatus));
+    r->status = WEXITSTATUS(wstatus);
+    lseek(out_fd, 0, SEEK_SET);
+    lseek(err_fd, 0, SEEK_SET);
+    read_all(out_fd, r->out, sizeof r->out);
+    read_all(err_fd, r->err, sizeof r->err);
+    close(out_fd);
+    close(err_fd);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+typedef struct cli_case {
+    const char *args[12];
+    int status;
+    const char *out; /* exact stdout, or NULL */
+    const char *err; /* a part stderr must contain, or NULL for empty */
+    const char *out_part; /* a part stdout must contain, or NULL */
+} cli_case;
+
+static const cli_case shape_cases[] = {
+    /* results */
+    {{"shape", "--rule", "numpy", "[2,1,5]", "[4,1]"}, 0, "[2,4,5]\n", NULL, NULL},
+    {{"shape", "--rule", "numpy", "[]", "[]"}, 0, "[]\n", NULL, NULL},
+    {{"shape", "--rule", "numpy", "[1,0]", "[3,1]", "[1]"}, 0, "[3,0]\n", NULL, NULL},
+    {{"shape", "--rule", "none", "[2,3]", "[2,3]"}, 0, "[2,3]\n", NULL, NULL},
+    {{"shape", "--rule", "onnx-uni", "[2,3,4,5]", "[1,3,1,5]"}, 0, "[2,3,4,5]\n", NULL, NULL},
+    {{"shape", "--rule", "pdpd", "--axis", "1", "[2,3,4,5]", "[3,1]"}, 0, "[2,3,4,5]\n", NULL, NULL},
+    {{"shape", "--rule", "pdpd", "--axis=-1", "[2,3,4,5]", "[4,5]"}, 0, "[2,3,4,5]\n", NULL, NULL},
+    {{"shape", "--rule", "pdpd", "--profile", "paddle", "--axis", "1", "[2,1,4]", "[3]"}, 0,
+     "[2,3,4]\n", NULL, NULL},
+    {{"shape", "--rule", "broadcast-to", "[3,1]", "[2,3,4]"}, 0, "[2,3,4]\n", NULL, NULL},
+    {{"shape", "--rule", "bidirectional", "[3,1]", "[2,1,6]"}, 0, "[2,3,6]\n", NULL, NULL},
+    {{"shape", "--rule", "explicit", "--axes", "0", "[3]", "[2,3]"}, 0, "[2,3]\n", NULL, NULL},
+    {{"shape", "--rule", "explicit", "--axes", "", "[2,3]", "[2,3]"}, 0, "[2,3]\n", NULL, NULL},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "1", "[3]", "[2,3]"}, 0, "[2,3]\n", NULL, NULL},
+    /* not broadcastable: exit 1, one line "error: ..." naming axis and dims */
+    {{"shape", "--rule", "numpy", "[3]", "[2]"}, 1, NULL, NULL, "error: dim-mismatch: at result axis 0"},
+    {{"shape", "--rule", "numpy", "[3,1,5]", "[4,4,5]"}, 1, NULL, NULL, "has 3 and operand 1 has 4"},
+    {{"shape", "--rule", "none", "[2,3]", "[2]"}, 1, NULL, NULL, "error: rank-mismatch"},
+    {{"shape", "--rule", "onnx-uni", "[5]", "[2,5]"}, 1, NULL, NULL, "error: rank-too-large"},
+    {{"shape", "--rule", "pdpd", "--axis", "-2", "[2,3]", "[3]"}, 1, NULL, NULL, "error: axis-out-of-range"},
+    {{"shape", "--rule", "pdpd", "--axis", "3", "[2,3,4,5]", "[4,5]"}, 1, NULL, NULL,
+     "error: window-out-of-range"},
+    {{"shape", "--rule", "broadcast-to", "[2]", "[1]"}, 1, NULL, NULL, "error: dim-mismatch: at axis 0"},
+    {{"shape", "--rule", "explicit", "--axes", "0,0", "[]", "[2,3]"}, 1, NULL, NULL, "error: axes-duplicate"},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "1,0", "[2,3]", "[3,2]"}, 1, NULL, NULL,
+     "error: axes-unsorted"},
+    /* malformed or invalid input: exit 2, the reason on stderr, nothing on stdout */
+    {{"shape", "--rule", "numpy", "[2,x]", "[1]"}, 2, "", "shape 1 '[2,x]': column 4: expected a dim", NULL},
+    {{"shape", "--rule", "numpy", "[1]", "(2,3)"}, 2, "", "shape 2 '(2,3)': column 1: expected '['", NULL},
+    {{"shape", "--rule", "numpy", "[-1]", "[2]"}, 2, "", "negative-dim: operand 0 has dim -1 at axis 0", NULL},
+    {{"shape", "--rule", "numpy", "[99999999999999999999]"}, 2, "", "past the int64 range", NULL},
+    {{"shape", "--rule", "fancy", "[1]"}, 2, "", "unknown rule 'fancy'", NULL},
+    {{"shape", "[1]", "[2]"}, 2, "", "missing --rule", NULL},
+    {{"shape", "--rule", "pdpd", "--axis"}, 2, "", "option '--axis' needs a value", NULL},
+    {{"shape", "--rule", "pdpd", "--axis", "one", "[1]", "[1]"}, 2, "", "axis: expected an integer", NULL},
+    {{"shape", "--rule", "pdpd", "--profile", "tf", "[1]", "[1]"}, 2, "", "unknown profile 'tf'", NULL},
+    {{"shape", "--rule", "numpy", "--profile", "paddle", "[1]", "[1]"}, 2, "", "numpy has no profile 'paddle'", NULL},
+    {{"shape", "--rule", "numpy", "--axis", "1", "[1]", "[1]"}, 2, "", "numpy takes no axis option", NULL},
+    {{"shape", "--rule", "explicit", "[1]", "[1]"}, 2, "", "needs --axes", NULL},
+    {{"shape", "--rule", "explicit", "--axes", "a", "[1]", "[1]"}, 2, "", "axes: expected an integer", NULL},
+    {{"shape", "--rule", "onnx-uni", "[1]"}, 2, "", "onnx-uni takes exactly 2 shapes, got 1", NULL},
+    {{"shape", "--rule", "numpy"}, 2, "", "no shapes given", NULL},
+    {{"shape", "--rule", "numpy", "--frobnicate", "[1]"}, 2, "", "unknown option '--frobnicate'", NULL},
+    {{"frobnicate"}, 2, "", "unknown command 'frobnicate'", NULL},
+    {{NULL}, 2, "", "usage: broadcheck", NULL},
+    /* help */
+    {{"--help"}, 0, NULL, NULL, "Exit codes"},
+    {{"shape", "--help"}, 0, NULL, NULL, "--axes-mapping"},
+    {{"vectors", "--help"}, 0, NULL, NULL, "FILE:LINE"},
+    {{"vectors", "/nonexistent/file.vec"}, 2, NULL, NULL, "cannot open"},
+};
+
+static void test_shape_table(void **state)
+{
+    (void)state;
+    run_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    for (size_t i = 0; i < sizeof shape_cases / sizeof *shape_cases; i++) {
+        const cli_case *c = &shape_cases[i];
+        run(r, c->args);
+        char desc[256] = "";
+        for (const char *const *a = c->args; *a; a++) {
+            strncat(desc, " ", sizeof desc - strlen(desc) - 1);
+            strncat(desc, *a, sizeof desc - strlen(desc) - 1);
+        }
+        if (r->status != c->status)
+            fail_msg("broadcheck%s: exit %d, want %d\nstdout: %s\nstderr: %s", desc, r->status,
+                     c->status, r->out, r->err);
+        if (c->out && strcmp(r->out, c->out) != 0)
+            fail_msg("broadcheck%s: stdout '%s', want '%s'", desc, r->out, c->out);
+        if (c->out_part && !strstr(r->out, c->out_part))
+            fail_msg("broadcheck%s: stdout '%s' lacks '%s'", desc, r->out, c->out_part);
+        if (c->err ? !strstr(r->err, c->err) : r->err[0] != '\0')
+            fail_msg("broadcheck%s: stderr '%s', want %s'%s'", desc, r->err,
+                     c->err ? "a part " : "", c->err ? c->err : "");
+        /* a "not broadcastable" answer is exactly one line */
+        if (c->status == 1 && (strncmp(r->out, "error: ", 7) != 0 ||
+                               strchr(r->out, '\n') != r->out + strlen(r->out) - 1))
+            fail_msg("broadcheck%s: want one 'error:' line, got '%s'", desc, r->out);
+    }
+    free(r);
+}
+
+static void test_vectors_command(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/bc_cli_vec_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "numpy [1] [2] -> [2]\nnumpy [3] [2] -> [3]\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    run_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    const char *args[] = {"vectors", path, NULL};
+    run(r, args);
+    assert_int_equal(r->status, 1);
+    char want[256];
+    snprintf(want, sizeof want, "%s:2: FAIL numpy [3] [2] -> [3]", path);
+    if (!strstr(r->out, want) || !strstr(r->out, "1 passed, 1 failed"))
+        fail_msg("vectors output lacks the failure:\n%s", r->out);
+    unlink(path);
+    /* the committed vectors all pass */
+    const char *spec_args[] = {"vectors", BC_SPEC_DIR "/vectors", NULL};
+    run(r, spec_args);
+    if (r->status != 0)
+        fail_msg("spec/vectors fail:\n%s%s", r->out, r->err);
+    assert_non_null(strstr(r->out, " 0 failed\n"));
+    free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape_table),
+        cmocka_unit_test(test_vectors_command),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
