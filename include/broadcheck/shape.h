@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/* The largest rank and operand count the reference supports (RULES.md §7). */
+/* The largest rank and operand count the reference supports (RULES.md §9). */
 #define BC_MAX_RANK 64
 #define BC_MAX_OPERANDS 64
 
@@ -40,7 +40,7 @@ typedef enum bc_rule {
 } bc_rule;
 
 /* Where real implementations disagree, a profile names which one to follow
- * (RULES.md §8).  BC_PROFILE_DEFAULT picks the rule's own default. */
+ * (RULES.md §10).  BC_PROFILE_DEFAULT picks the rule's own default. */
 typedef enum bc_profile {
     BC_PROFILE_DEFAULT,
     BC_PROFILE_OPENVINO_DOC,             /* pdpd: the OpenVINO document */
