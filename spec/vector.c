@@ -63,12 +63,6 @@ int bc_params_set_option(bc_params *p, const char *key, const char *value, char 
         WHY("option '%s' given twice", key);
         return -1;
     }
-    if ((opt & (BC_OPT_AXES | BC_OPT_AXES_MAPPING)) &&
-        (p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING))) {
-        /* One list serves both forms; the rule reports giving both. */
-        WHY("give either axes or axes-mapping, not both");
-        return -1;
-    }
     if (opt == BC_OPT_AXIS) {
         char *end;
         errno = 0;
@@ -89,6 +83,8 @@ int bc_params_set_option(bc_params *p, const char *key, const char *value, char 
             return -1;
         }
     } else if (parse_axis_list(value, p, key, why, cap) != 0) {
+        /* axes and axes-mapping share one list: giving both is bad-params,
+         * which bc_infer reports, so the parser lets it through. */
         return -1;
     }
     p->options |= opt;
