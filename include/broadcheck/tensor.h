@@ -1,0 +1,163 @@
+/*
+ * broadcheck/tensor.h: strided tensor views and the reference compute engine.
+ *
+ * A view (bc_tensor) describes memory the caller owns: nothing here
+ * allocates or keeps state.  Every operation takes its broadcasting rule as
+ * a bc_params (shape.h) and gets its result shape from bc_infer, the single
+ * source of truth for shapes; the caller passes an output view of exactly
+ * that shape.  Two evaluators compute every operation:
+ *
+ *   BC_EVAL_NAIVE  the oracle: one output coordinate at a time, each input
+ *                  coordinate mapped from it by the rule's definition;
+ *   BC_EVAL_FAST   the strided engine: drops size-1 axes, merges axes,
+ *                  specialises and tiles the inner loops.
+ *
+ * Both give bit-identical results for every valid call (docs/ENGINE.md states
+ * every operation's exact semantics and the aliasing rules).  Errors reuse
+ * bc_error from shape.h: shape errors come from the rule, BC_ERR_OVERFLOW
+ * for element counts or byte sizes past INT64_MAX, BC_ERR_BAD_PARAMS for a
+ * dtype, alignment, aliasing or operation the call does not allow.
+ */
+#ifndef BROADCHECK_TENSOR_H
+#define BROADCHECK_TENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "broadcheck/shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* float16 exists where the compiler has _Float16 (GCC >= 12 and Clang on
+ * x86-64 and AArch64); elsewhere BC_HAVE_FLOAT16 is 0 and BC_FLOAT16 is
+ * refused with BC_ERR_BAD_PARAMS. */
+#if defined(__FLT16_MAX__)
+#define BC_HAVE_FLOAT16 1
+#else
+#define BC_HAVE_FLOAT16 0
+#endif
+
+typedef enum bc_dtype {
+    BC_BOOL,    /* one byte holding 0 or 1 */
+    BC_INT8,
+    BC_UINT8,
+    BC_INT32,
+    BC_INT64,
+    BC_FLOAT32,
+    BC_FLOAT64,
+    BC_FLOAT16, /* IEEE binary16, only with BC_HAVE_FLOAT16 */
+    BC_DTYPE_COUNT
+} bc_dtype;
+
+size_t bc_dtype_size(bc_dtype t);            /* bytes per element; 0 if unknown */
+const char *bc_dtype_name(bc_dtype t);       /* "bool", "int8", ..., "float16" */
+int bc_dtype_from_name(const char *name, bc_dtype *out); /* 0 ok, -1 unknown */
+int bc_dtype_available(bc_dtype t);          /* 1 if this build computes with it */
+
+/* A strided view.  Element (i0, ..., i{rank-1}) lives at
+ *   (char *)data + (offset + sum_k i_k * strides[k]) * bc_dtype_size(dtype).
+ * Strides are in elements and may be negative or 0.  Every address a view
+ * can reach must lie inside the caller's allocation and be aligned to the
+ * element size. */
+typedef struct bc_tensor {
+    bc_dtype dtype;
+    int rank;                      /* 0 .. BC_MAX_RANK; 0 is a scalar */
+    int64_t dims[BC_MAX_RANK];
+    int64_t strides[BC_MAX_RANK];  /* in elements */
+    void *data;
+    int64_t offset;                /* in elements, added to every address */
+} bc_tensor;
+
+/* A row-major (C-contiguous) view of `shape` at `data`. */
+bc_tensor bc_tensor_contiguous(bc_dtype t, const bc_shape *shape, void *data);
+/* The shape of a view. */
+bc_shape bc_tensor_shape(const bc_tensor *t);
+/* Checks a view: dtype known and available, rank and dims in range, and every
+ * element count, element offset and byte offset representable in int64.
+ * On success stores the number of elements (if numel is not NULL). */
+bc_error_kind bc_tensor_check(const bc_tensor *t, int64_t *numel, bc_error *err);
+/* Smallest and largest element offset (relative to data) the view reaches;
+ * both 0 when it has no elements (returns 0), 1 otherwise.  Call only on a
+ * view bc_tensor_check accepted. */
+int bc_tensor_extent(const bc_tensor *t, int64_t *lo, int64_t *hi);
+
+/* ---- operations ------------------------------------------------------ */
+
+typedef enum bc_evaluator {
+    BC_EVAL_NAIVE, /* the oracle */
+    BC_EVAL_FAST,  /* the strided engine */
+    BC_EVAL_COUNT
+} bc_evaluator;
+
+/* Elementwise binary operations.  Arithmetic ones give the inputs' dtype,
+ * comparisons and logical ones give BC_BOOL. */
+typedef enum bc_op {
+    BC_OP_ADD,
+    BC_OP_SUB,
+    BC_OP_MUL,
+    BC_OP_DIV,   /* integers: truncating; x / 0 = 0; MIN / -1 = MIN */
+    BC_OP_MAX,   /* floats: NaN if either is NaN; max(-0, +0) = +0 */
+    BC_OP_MIN,   /* floats: NaN if either is NaN; min(-0, +0) = -0 */
+    BC_OP_EQUAL, /* -> bool */
+    BC_OP_LESS,  /* -> bool */
+    BC_OP_AND,   /* logical, nonzero is true -> bool */
+    BC_OP_OR,    /* logical, nonzero is true -> bool */
+    BC_OP_COUNT
+} bc_op;
+
+const char *bc_op_name(bc_op op);            /* "add", ..., "or" */
+int bc_op_from_name(const char *name, bc_op *out);
+const char *bc_evaluator_name(bc_evaluator ev); /* "naive", "fast" */
+/* The dtype op gives for inputs of dtype t. */
+bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t);
+/* 1 if op is defined on dtype t (add, sub, mul and div refuse bool). */
+int bc_op_takes_dtype(bc_op op, bc_dtype t);
+
+/* out = a op b.  Rules: none, numpy, onnx-uni, pdpd (every profile).
+ * a and b have the same dtype; out has the result shape and dtype. */
+bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p,
+                             const bc_tensor *a, const bc_tensor *b,
+                             const bc_tensor *out, bc_error *err);
+
+/* out = ((in[0] op in[1]) op in[2]) ... , n >= 1, each step rounded to the
+ * dtype (so n == 2 is bc_eval_binary).  Ops add, mul, max, min (ONNX Sum,
+ * Max, Min); rules none and numpy. */
+bc_error_kind bc_eval_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,
+                           const bc_tensor *in, const bc_tensor *out, bc_error *err);
+
+/* out = cond ? a : b elementwise, the three broadcast together (numpy.where,
+ * OpenVINO Select).  Rules none and numpy; cond is BC_BOOL (nonzero true);
+ * a, b and out share a dtype. */
+bc_error_kind bc_eval_select(bc_evaluator ev, const bc_params *p, const bc_tensor *cond,
+                             const bc_tensor *a, const bc_tensor *b,
+                             const bc_tensor *out, bc_error *err);
+
+/* Materialises `in` broadcast to `target`: rules broadcast-to
+ * (unidirectional), bidirectional, explicit (broadcast_axes or
+ * axes_mapping).  out has the rule's result shape and in's dtype. */
+bc_error_kind bc_eval_broadcast(bc_evaluator ev, const bc_params *p, const bc_tensor *in,
+                                const bc_shape *target, const bc_tensor *out, bc_error *err);
+
+/* The backprop of broadcasting.  A forward operation broadcast the n shapes
+ * under p to a result shape R; grad has shape R, out has shapes[operand].
+ * Each element of out becomes the sum of the grad elements its forward
+ * value was copied to: a sum over the axes of R the operand lacks (leading,
+ * pdpd's outside the window, explicit's broadcast_axes) and over those it
+ * stretched from 1.  Rules: every rule; for broadcast-to, bidirectional and
+ * explicit, operand 0 (the input).  numpy-style "reduce a gradient to an
+ * input's shape" is rule broadcast-to with shapes {input, R}; nGraph's Sum
+ * is explicit with the broadcast_axes.
+ * Order (floats): each sum starts from -0.0 and adds its terms in row-major
+ * order of R's coordinates; a sum of no terms (a stretched axis of R is 0)
+ * is +0.  Integers wrap.  Not for bool. */
+bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
+                                   const bc_shape *shapes, int operand,
+                                   const bc_tensor *grad, const bc_tensor *out,
+                                   bc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

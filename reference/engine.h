@@ -1,0 +1,77 @@
+/*
+ * Private to the reference: what the checking front end (eval.c) hands to
+ * the two evaluators (naive.c, fast.c), and the fast engine's plan (plan.c).
+ *
+ * By the time a job reaches an evaluator every view has been checked, the
+ * result shape inferred, the output shape, dtypes and aliasing verified, and
+ * every byte offset is known to fit in int64: evaluators cannot fail.
+ */
+#ifndef BC_REFERENCE_ENGINE_H
+#define BC_REFERENCE_ENGINE_H
+
+#include "broadcheck/tensor.h"
+
+typedef enum bc_job_kind {
+    BC_JOB_ELEMENTWISE, /* binary (nin 2) and n-ary: a left fold of op */
+    BC_JOB_SELECT,      /* in[0] cond, in[1] a, in[2] b */
+    BC_JOB_BROADCAST,   /* in[0] copied to the result */
+    BC_JOB_SUM          /* in[0] is the gradient (result shape), out the operand's */
+} bc_job_kind;
+
+typedef struct bc_job {
+    bc_job_kind kind;
+    bc_op op;
+    bc_dtype dtype;          /* of the value inputs (a and b, the input, the gradient) */
+    bc_params params;        /* profile resolved (never BC_PROFILE_DEFAULT for pdpd) */
+    int nshapes;             /* the rule's operand shapes */
+    const bc_shape *shapes;  /* [nshapes] */
+    bc_shape result;         /* bc_infer's result */
+    int64_t numel;           /* elements of the result */
+    int nin;
+    const bc_tensor *in[BC_MAX_OPERANDS];
+    int operand[BC_MAX_OPERANDS]; /* rule operand (index into shapes) of each input;
+                                     for BC_JOB_SUM, of out */
+    const bc_tensor *out;
+} bc_job;
+
+/* Fills *err like the shape rules do (operand, axis and dims -1/0) and
+ * returns kind; message is printf-style. */
+bc_error_kind bc_engine_fail(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
+                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+void bc_naive_run(const bc_job *job);
+void bc_fast_run(const bc_job *job);
+
+/* ---- the fast engine's plan ----------------------------------------- */
+
+#define BC_PLAN_MAX_OPS (BC_MAX_OPERANDS + 1)
+
+/* Operands iterated together over one index space: operand 0 is the
+ * output.  strides are in bytes; an axis where an operand is broadcast has
+ * stride 0 for it. */
+typedef struct bc_plan {
+    int rank;
+    int nops;
+    int64_t dims[BC_MAX_RANK];
+    char *base[BC_PLAN_MAX_OPS];
+    int64_t strides[BC_PLAN_MAX_OPS][BC_MAX_RANK];
+} bc_plan;
+
+/* Starts a plan over the result shape `result`. */
+void bc_plan_begin(bc_plan *pl, const bc_shape *result);
+/* Adds operand pl->nops: the element at data + offset, strides in elements
+ * over the result's axes (frame[r]: how far one step along result axis r
+ * moves this operand). */
+void bc_plan_add(bc_plan *pl, const bc_tensor *view, const int64_t *frame);
+/* The strides, over the result's axes, of input `operand` of the rule: its
+ * own stride where it has an axis of the same extent, 0 where it lacks the
+ * axis or stretches it from 1. */
+void bc_plan_frame(const bc_params *p, const bc_shape *shapes, int operand,
+                   const bc_tensor *view, int result_rank, int64_t *frame);
+/* Drops size-1 axes; with `reorder`, flips axes the output walks backwards
+ * and sorts axes by the output's stride (largest outermost); then merges
+ * neighbouring axes that every operand walks as one.  Without `reorder` the
+ * row-major order of the result is kept (sum-to-shape's summation order). */
+void bc_plan_finish(bc_plan *pl, int reorder);
+
+#endif

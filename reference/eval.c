@@ -1,0 +1,376 @@
+/*
+ * The front end of every bc_eval_* call: it checks everything, once, for
+ * both evaluators, so that they receive only valid jobs and cannot fail.
+ *
+ * Order of checks: the evaluator and operation, each view (bc_tensor_check),
+ * the rule (bc_infer: the result shape), dtypes, the output view's shape,
+ * then aliasing.  The first failing check names the error.
+ */
+#include "broadcheck/tensor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define BAD(...) bc_engine_fail(err, BC_ERR_BAD_PARAMS, p->rule, __VA_ARGS__)
+
+static bc_error_kind check_view(const bc_params *p, const bc_tensor *t, int operand,
+                                const char *what, bc_error *err)
+{
+    bc_error local;
+    bc_error_kind k = bc_tensor_check(t, NULL, &local);
+    if (k) {
+        char msg[sizeof local.message];
+        snprintf(msg, sizeof msg, "%s", local.message);
+        return bc_engine_fail(err, k, p->rule, operand, "%s: %s", what, msg);
+    }
+    return BC_OK;
+}
+
+/* The params with pdpd's profile resolved, so evaluators need not.  Field
+ * by field: a whole bc_params (or bc_shape) copy costs more than a tiny
+ * operation itself. */
+static void resolve(const bc_params *p, bc_params *q)
+{
+    q->rule = p->rule;
+    q->options = p->options;
+    q->profile = p->profile;
+    if (!(q->options & BC_OPT_PROFILE) || q->profile == BC_PROFILE_DEFAULT)
+        q->profile = bc_rule_default_profile(q->rule);
+    q->axis = p->axis;
+    q->naxes = p->naxes < 0 ? 0 : p->naxes > BC_MAX_RANK ? BC_MAX_RANK : p->naxes;
+    for (int j = 0; j < q->naxes; j++)
+        q->axes[j] = p->axes[j];
+}
+
+static void shape_of(const bc_tensor *t, bc_shape *s)
+{
+    s->rank = t->rank;
+    for (int k = 0; k < t->rank; k++)
+        s->dims[k] = t->dims[k];
+}
+
+static int has_shape(const bc_tensor *t, const bc_shape *s)
+{
+    if (t->rank != s->rank)
+        return 0;
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] != s->dims[k])
+            return 0;
+    return 1;
+}
+
+static int same_view(const bc_tensor *a, const bc_tensor *b)
+{
+    if (a->dtype != b->dtype || a->rank != b->rank ||
+        (const char *)a->data + a->offset * (int64_t)bc_dtype_size(a->dtype) !=
+            (const char *)b->data + b->offset * (int64_t)bc_dtype_size(b->dtype))
+        return 0;
+    for (int k = 0; k < a->rank; k++)
+        if (a->dims[k] != b->dims[k] || (a->dims[k] > 1 && a->strides[k] != b->strides[k]))
+            return 0;
+    return 1;
+}
+
+/* Byte range [*lo, *hi) a view touches; 0 if it touches nothing. */
+static int byte_range(const bc_tensor *t, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t l, h, size = (int64_t)bc_dtype_size(t->dtype);
+    if (!bc_tensor_extent(t, &l, &h))
+        return 0;
+    *lo = (uintptr_t)t->data + (uintptr_t)(l * size);
+    *hi = (uintptr_t)t->data + (uintptr_t)(h * size + size);
+    return 1;
+}
+
+/* A sufficient test that no two elements of the view share memory: with the
+ * axes sorted by |stride|, each stride passes everything the smaller ones
+ * span.  It refuses a few exotic non-overlapping layouts, never allows an
+ * overlapping one. */
+static int self_overlaps(const bc_tensor *t)
+{
+    int64_t s[BC_MAX_RANK], d[BC_MAX_RANK];
+    int n = 0;
+    for (int k = 0; k < t->rank; k++) {
+        if (t->dims[k] == 0)
+            return 0;
+        if (t->dims[k] == 1)
+            continue;
+        int64_t a = t->strides[k] < 0 ? -t->strides[k] : t->strides[k];
+        int j = n++;
+        for (; j > 0 && s[j - 1] > a; j--) {
+            s[j] = s[j - 1];
+            d[j] = d[j - 1];
+        }
+        s[j] = a;
+        d[j] = t->dims[k];
+    }
+    int64_t reach = 0; /* extent, in elements, of the axes so far */
+    for (int j = 0; j < n; j++) {
+        if (s[j] <= reach)
+            return 1;
+        reach += s[j] * (d[j] - 1); /* within the view's checked extent */
+    }
+    return 0;
+}
+
+/* The checks shared by every operation once the result shape is known:
+ * the output's shape and dtype, then aliasing.  in_place: an input may be
+ * the very output view. */
+static bc_error_kind check_output(const bc_params *p, const bc_shape *want, bc_dtype want_dtype,
+                                  const bc_tensor *out, int nin, const bc_tensor *in,
+                                  const bc_tensor *const *inp, int in_place, bc_error *err)
+{
+    bc_error_kind k = check_view(p, out, -1, "output", err);
+    if (k)
+        return k;
+    if (out->dtype != want_dtype)
+        return BAD(-1, "the output is %s, the operation gives %s", bc_dtype_name(out->dtype),
+                   bc_dtype_name(want_dtype));
+    if (!has_shape(out, want)) {
+        char a[96], b[96];
+        bc_shape got;
+        shape_of(out, &got);
+        bc_shape_format(&got, a, sizeof a);
+        bc_shape_format(want, b, sizeof b);
+        return BAD(-1, "the output view has shape %s, the result is %s", a, b);
+    }
+    if (self_overlaps(out))
+        return BAD(-1, "the output view overlaps itself (a stride 0 or strides that collide); "
+                       "each output element must have its own memory");
+    uintptr_t olo, ohi, ilo, ihi;
+    if (!byte_range(out, &olo, &ohi))
+        return BC_OK;
+    for (int i = 0; i < nin; i++) {
+        const bc_tensor *t = in ? &in[i] : inp[i];
+        if (!byte_range(t, &ilo, &ihi) || ihi <= olo || ohi <= ilo)
+            continue;
+        if (in_place && same_view(t, out))
+            continue;
+        return BAD(i, "the output overlaps input %d%s; only an output identical to an input "
+                      "(same address, dtype, shape and strides) may share its memory", i,
+                   in_place ? " without being the same view" : "");
+    }
+    return BC_OK;
+}
+
+static void job_init(bc_job *job, bc_job_kind kind, const bc_params *p, bc_dtype dtype)
+{
+    job->kind = kind;
+    job->op = BC_OP_ADD;
+    job->dtype = dtype;
+    resolve(p, &job->params);
+    job->nin = 0;
+}
+
+static bc_error_kind run(bc_evaluator ev, bc_job *job, bc_error *err)
+{
+    bc_error_kind k = bc_shape_numel(&job->result, &job->numel);
+    if (k)
+        return bc_engine_fail(err, k, job->params.rule, -1, "the result's element count "
+                              "passes INT64_MAX");
+    if (ev == BC_EVAL_NAIVE)
+        bc_naive_run(job);
+    else
+        bc_fast_run(job);
+    return BC_OK;
+}
+
+static bc_error_kind check_evaluator(const bc_params *p, bc_evaluator ev, bc_error *err)
+{
+    if ((unsigned)ev >= BC_EVAL_COUNT)
+        return BAD(-1, "unknown evaluator %d", (int)ev);
+    return BC_OK;
+}
+
+/* ---- elementwise ----------------------------------------------------- */
+
+static bc_error_kind elementwise(bc_evaluator ev, bc_op op, const bc_params *p, int n,
+                                 const bc_tensor *in, const bc_tensor *const *inp,
+                                 const bc_tensor *out, int nary, bc_error *err)
+{
+    bc_error_kind k;
+    if ((k = check_evaluator(p, ev, err)))
+        return k;
+    if ((unsigned)op >= BC_OP_COUNT)
+        return BAD(-1, "unknown operation %d", (int)op);
+    if (nary) {
+        if (op != BC_OP_ADD && op != BC_OP_MUL && op != BC_OP_MAX && op != BC_OP_MIN)
+            return BAD(-1, "%s is binary; the n-ary operations are add, mul, max and min",
+                       bc_op_name(op));
+        if (p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY)
+            return BAD(-1, "n-ary %s takes rules none and numpy, not %s", bc_op_name(op),
+                       bc_rule_name(p->rule));
+        if (n < 1 || n > BC_MAX_OPERANDS)
+            return bc_engine_fail(err, BC_ERR_OPERAND_COUNT, p->rule, -1,
+                                  "n-ary %s takes 1 to %d inputs, got %d", bc_op_name(op),
+                                  BC_MAX_OPERANDS, n);
+    } else if (p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY &&
+               p->rule != BC_RULE_ONNX_UNI && p->rule != BC_RULE_PDPD) {
+        return BAD(-1, "%s takes the elementwise rules none, numpy, onnx-uni and pdpd, not %s",
+                   bc_op_name(op), bc_rule_name(p->rule));
+    }
+    bc_shape shapes[BC_MAX_OPERANDS];
+    bc_job job;
+    for (int i = 0; i < n; i++) {
+        const bc_tensor *t = in ? &in[i] : inp[i];
+        if ((k = check_view(p, t, i, "input", err)))
+            return k;
+        shape_of(t, &shapes[i]);
+        job.in[i] = t;
+        job.operand[i] = i;
+    }
+    bc_dtype dt = job.in[0]->dtype;
+    job_init(&job, BC_JOB_ELEMENTWISE, p, dt);
+    job.op = op;
+    job.nin = n;
+    job.nshapes = n;
+    job.shapes = shapes;
+    if ((k = bc_infer(p, n, shapes, &job.result, err)))
+        return k;
+    for (int i = 1; i < n; i++)
+        if (job.in[i]->dtype != dt)
+            return BAD(i, "input %d is %s and input 0 is %s; inputs share a dtype", i,
+                       bc_dtype_name(job.in[i]->dtype), bc_dtype_name(dt));
+    if (!bc_op_takes_dtype(op, dt))
+        return BAD(-1, "%s is not defined on %s", bc_op_name(op), bc_dtype_name(dt));
+    if ((k = check_output(p, &job.result, bc_op_result_dtype(op, dt), out, n, in, inp, 1, err)))
+        return k;
+    job.out = out;
+    return run(ev, &job, err);
+}
+
+bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p, const bc_tensor *a,
+                             const bc_tensor *b, const bc_tensor *out, bc_error *err)
+{
+    const bc_tensor *pair[2] = {a, b};
+    return elementwise(ev, op, p, 2, NULL, pair, out, 0, err);
+}
+
+bc_error_kind bc_eval_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,
+                           const bc_tensor *in, const bc_tensor *out, bc_error *err)
+{
+    return elementwise(ev, op, p, n, in, NULL, out, 1, err);
+}
+
+/* ---- select ---------------------------------------------------------- */
+
+bc_error_kind bc_eval_select(bc_evaluator ev, const bc_params *p, const bc_tensor *cond,
+                             const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
+                             bc_error *err)
+{
+    bc_error_kind k;
+    if ((k = check_evaluator(p, ev, err)))
+        return k;
+    if (p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY)
+        return BAD(-1, "select takes rules none and numpy, not %s", bc_rule_name(p->rule));
+    const bc_tensor *three[3] = {cond, a, b};
+    bc_shape shapes[3];
+    bc_job job;
+    job_init(&job, BC_JOB_SELECT, p, a->dtype);
+    for (int i = 0; i < 3; i++) {
+        if ((k = check_view(p, three[i], i, i ? "input" : "condition", err)))
+            return k;
+        shape_of(three[i], &shapes[i]);
+        job.in[i] = three[i];
+        job.operand[i] = i;
+    }
+    job.nin = 3;
+    job.nshapes = 3;
+    job.shapes = shapes;
+    if ((k = bc_infer(p, 3, shapes, &job.result, err)))
+        return k;
+    if (cond->dtype != BC_BOOL)
+        return BAD(0, "the condition is %s; select takes a bool condition",
+                   bc_dtype_name(cond->dtype));
+    if (b->dtype != a->dtype)
+        return BAD(2, "select's b is %s and a is %s; they share a dtype", bc_dtype_name(b->dtype),
+                   bc_dtype_name(a->dtype));
+    if ((k = check_output(p, &job.result, a->dtype, out, 3, NULL, three, 1, err)))
+        return k;
+    job.out = out;
+    return run(ev, &job, err);
+}
+
+/* ---- broadcast ------------------------------------------------------- */
+
+bc_error_kind bc_eval_broadcast(bc_evaluator ev, const bc_params *p, const bc_tensor *in,
+                                const bc_shape *target, const bc_tensor *out, bc_error *err)
+{
+    bc_error_kind k;
+    if ((k = check_evaluator(p, ev, err)))
+        return k;
+    if (p->rule != BC_RULE_BROADCAST_TO && p->rule != BC_RULE_BIDIRECTIONAL &&
+        p->rule != BC_RULE_EXPLICIT)
+        return BAD(-1, "broadcast takes rules broadcast-to, bidirectional and explicit, not %s",
+                   bc_rule_name(p->rule));
+    if ((k = check_view(p, in, 0, "input", err)))
+        return k;
+    bc_shape shapes[2];
+    shape_of(in, &shapes[0]);
+    shapes[1].rank = target->rank < 0 || target->rank > BC_MAX_RANK ? 0 : target->rank;
+    for (int d = 0; d < shapes[1].rank; d++)
+        shapes[1].dims[d] = target->dims[d];
+    if (target->rank != shapes[1].rank)
+        return BAD(1, "the target has rank %d, outside 0..%d", target->rank, BC_MAX_RANK);
+    bc_job job;
+    job_init(&job, BC_JOB_BROADCAST, p, in->dtype);
+    job.nin = 1;
+    job.in[0] = in;
+    job.operand[0] = 0;
+    job.nshapes = 2;
+    job.shapes = shapes;
+    if ((k = bc_infer(p, 2, shapes, &job.result, err)))
+        return k;
+    if ((k = check_output(p, &job.result, in->dtype, out, 1, in, NULL, 1, err)))
+        return k;
+    job.out = out;
+    return run(ev, &job, err);
+}
+
+/* ---- sum to shape ---------------------------------------------------- */
+
+bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
+                                   const bc_shape *shapes, int operand, const bc_tensor *grad,
+                                   const bc_tensor *out, bc_error *err)
+{
+    bc_error_kind k;
+    if ((k = check_evaluator(p, ev, err)))
+        return k;
+    if (n < 1 || n > BC_MAX_OPERANDS)
+        return bc_engine_fail(err, BC_ERR_OPERAND_COUNT, p->rule, -1,
+                              "sum-to-shape takes 1 to %d forward shapes, got %d",
+                              BC_MAX_OPERANDS, n);
+    int shape_only = p->rule == BC_RULE_BROADCAST_TO || p->rule == BC_RULE_BIDIRECTIONAL ||
+                     p->rule == BC_RULE_EXPLICIT;
+    if (operand < 0 || operand >= n || (shape_only && operand != 0))
+        return BAD(operand, "operand %d has no gradient under %s (%s)", operand,
+                   bc_rule_name(p->rule), shape_only ? "only the input, operand 0, has one"
+                                                     : "outside the forward shapes");
+    if ((k = check_view(p, grad, 0, "gradient", err)))
+        return k;
+    bc_job job;
+    job_init(&job, BC_JOB_SUM, p, grad->dtype);
+    job.nin = 1;
+    job.in[0] = grad;
+    job.operand[0] = operand;
+    job.nshapes = n;
+    job.shapes = shapes;
+    if ((k = bc_infer(p, n, shapes, &job.result, err)))
+        return k;
+    if (!has_shape(grad, &job.result)) {
+        char a[96], b[96];
+        bc_shape gs;
+        shape_of(grad, &gs);
+        bc_shape_format(&gs, a, sizeof a);
+        bc_shape_format(&job.result, b, sizeof b);
+        return BAD(0, "the gradient has shape %s, the forward result is %s", a, b);
+    }
+    if (grad->dtype == BC_BOOL)
+        return BAD(0, "sum-to-shape is not defined on bool");
+    if ((k = check_output(p, &shapes[operand], grad->dtype, out, 1, grad, NULL, 0, err)))
+        return k;
+    job.out = out;
+    return run(ev, &job, err);
+}

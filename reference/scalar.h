@@ -1,0 +1,122 @@
+/*
+ * Private to the reference: the value of every operation on one element.
+ *
+ * This is the definition docs/ENGINE.md states, written once.  The naive
+ * evaluator and the fast kernels both call these functions, so that a
+ * float operation is the same IEEE expression, rounded to the dtype at the
+ * same points, in both (bit-identical results); what the two evaluators do
+ * differently is which elements they combine, which is what they check.
+ * tests/test_tensor_ops.c pins the values themselves by hand.
+ *
+ * Names are <dtype>_<op>: bool, i8, u8, i32, i64, f32, f64, f16.
+ */
+#ifndef BC_REFERENCE_SCALAR_H
+#define BC_REFERENCE_SCALAR_H
+
+#include <stdint.h>
+
+#include "broadcheck/tensor.h"
+
+/* Integers: add, sub and mul wrap (two's complement), computed in the
+ * unsigned type so that no signed overflow happens; the conversion back
+ * is GCC/Clang's documented modulo conversion.  div truncates toward 0,
+ * x / 0 is 0 and MIN / -1 is MIN (the wrapped quotient). */
+#define BC_SCALAR_INT(N, T, U, MINV)                                                   \
+    static inline T N##_add(T a, T b) { return (T)((U)a + (U)b); }                     \
+    static inline T N##_sub(T a, T b) { return (T)((U)a - (U)b); }                     \
+    static inline T N##_mul(T a, T b) { return (T)((U)a * (U)b); }                     \
+    static inline T N##_div(T a, T b)                                                  \
+    {                                                                                  \
+        return b == 0 ? (T)0 : (a == (MINV) && b == (T)-1) ? a : (T)(a / b);           \
+    }                                                                                  \
+    static inline T N##_max(T a, T b) { return a > b ? a : b; }                        \
+    static inline T N##_min(T a, T b) { return a < b ? a : b; }                        \
+    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)(a == b); }            \
+    static inline uint8_t N##_less(T a, T b) { return (uint8_t)(a < b); }              \
+    static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
+    static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
+    static inline T N##_sum_init(void) { return 0; }
+
+/* Floats: IEEE arithmetic, each result rounded to T (the cast; for
+ * _Float16 the arithmetic happens in float, which rounds binary16 + - * /
+ * correctly).  max and min: NaN if either operand is NaN (a's if a is,
+ * else b's); otherwise the larger (smaller), with max(-0, +0) = +0 and
+ * min(-0, +0) = -0 whatever the order (IEEE 754-2019 maximum/minimum).
+ * Comparisons are IEEE: NaN equals nothing, -0 == +0.  Logical ops: x is
+ * true when x != 0, so NaN is true and -0 is false. */
+#define BC_SCALAR_FLOAT(N, T)                                                          \
+    static inline T N##_add(T a, T b) { return (T)(a + b); }                           \
+    static inline T N##_sub(T a, T b) { return (T)(a - b); }                           \
+    static inline T N##_mul(T a, T b) { return (T)(a * b); }                           \
+    static inline T N##_div(T a, T b) { return (T)(a / b); }                           \
+    static inline T N##_max(T a, T b)                                                  \
+    {                                                                                  \
+        return a != a ? a : b != b ? b : a > b ? a : b > a ? b : a == 0 ? (T)(a + b) : a; \
+    }                                                                                  \
+    static inline T N##_min(T a, T b)                                                  \
+    {                                                                                  \
+        return a != a ? a : b != b ? b : a < b ? a : b < a ? b                         \
+             : a == 0 ? (T)-(T)(-a + -b) : a;                                          \
+    }                                                                                  \
+    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)(a == b); }            \
+    static inline uint8_t N##_less(T a, T b) { return (uint8_t)(a < b); }              \
+    static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
+    static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
+    /* -0.0 + x == x for every x, signed zeros included */                           \
+    static inline T N##_sum_init(void) { return (T)-0.0; }
+
+/* Bool (bytes 0/1; nonzero reads as true): add is or and mul is and (as
+ * numpy); max is or, min is and; sub and div are refused before any
+ * kernel runs (bc_op_takes_dtype), the two below are never called. */
+static inline uint8_t bool_add(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
+static inline uint8_t bool_sub(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) ^ (b != 0)); }
+static inline uint8_t bool_mul(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
+static inline uint8_t bool_div(uint8_t a, uint8_t b) { (void)b; return (uint8_t)(a != 0); }
+static inline uint8_t bool_max(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
+static inline uint8_t bool_min(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
+static inline uint8_t bool_equal(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) == (b != 0)); }
+static inline uint8_t bool_less(uint8_t a, uint8_t b) { return (uint8_t)((a == 0) & (b != 0)); }
+static inline uint8_t bool_and(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
+static inline uint8_t bool_or(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
+static inline uint8_t bool_sum_init(void) { return 0; }
+
+BC_SCALAR_INT(i8, int8_t, uint8_t, INT8_MIN)
+BC_SCALAR_INT(u8, uint8_t, uint8_t, 0)
+BC_SCALAR_INT(i32, int32_t, uint32_t, INT32_MIN)
+BC_SCALAR_INT(i64, int64_t, uint64_t, INT64_MIN)
+BC_SCALAR_FLOAT(f32, float)
+BC_SCALAR_FLOAT(f64, double)
+#if BC_HAVE_FLOAT16
+BC_SCALAR_FLOAT(f16, _Float16)
+#endif
+
+/* X(dtype enum, short name, C type) for every dtype this build computes with. */
+#if BC_HAVE_FLOAT16
+#define BC_FOR_F16(X) X(BC_FLOAT16, f16, _Float16)
+#else
+#define BC_FOR_F16(X)
+#endif
+#define BC_FOR_EACH_DTYPE(X)                                                           \
+    X(BC_BOOL, bool, uint8_t)                                                          \
+    X(BC_INT8, i8, int8_t)                                                             \
+    X(BC_UINT8, u8, uint8_t)                                                           \
+    X(BC_INT32, i32, int32_t)                                                          \
+    X(BC_INT64, i64, int64_t)                                                          \
+    X(BC_FLOAT32, f32, float)                                                          \
+    X(BC_FLOAT64, f64, double)                                                         \
+    BC_FOR_F16(X)
+
+/* X(op enum, name, result type class): A = the input type, B = bool. */
+#define BC_FOR_EACH_OP(X, N, T)                                                        \
+    X(BC_OP_ADD, N, T, add, T)                                                         \
+    X(BC_OP_SUB, N, T, sub, T)                                                         \
+    X(BC_OP_MUL, N, T, mul, T)                                                         \
+    X(BC_OP_DIV, N, T, div, T)                                                         \
+    X(BC_OP_MAX, N, T, max, T)                                                         \
+    X(BC_OP_MIN, N, T, min, T)                                                         \
+    X(BC_OP_EQUAL, N, T, equal, uint8_t)                                               \
+    X(BC_OP_LESS, N, T, less, uint8_t)                                                 \
+    X(BC_OP_AND, N, T, and, uint8_t)                                                   \
+    X(BC_OP_OR, N, T, or, uint8_t)
+
+#endif

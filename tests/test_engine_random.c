@@ -1,0 +1,577 @@
+/*
+ * The fast engine against the oracle: random cases across every job kind,
+ * rule, profile, dtype, operation and memory layout (contiguous, permuted,
+ * stepped, reversed, stride-0 inputs, offsets, in place), size-0 dims, rank
+ * 0 and rank >= 7.  Every case runs both evaluators on identical copies of
+ * all buffers, padding included, and the copies must agree bit for bit
+ * afterwards: values, NaNs, signed zeros, and every byte outside the output
+ * view left untouched.
+ *
+ * Cases (default 100000) and seed come from argv[1] / argv[2] or the
+ * environment (BC_RANDOM_CASES, BC_RANDOM_SEED); BC_RANDOM_ONLY=N runs case N
+ * alone.  Each case has its own generator state derived from (seed, N), so a
+ * failure names the command that replays exactly that case.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "broadcheck/tensor.h"
+
+static long g_cases = 100000;
+static uint64_t g_seed = 0x5eedb0adcafe2024ull;
+static long g_only = -1;
+
+/* ---- generator ------------------------------------------------------- */
+
+static uint64_t rng_state;
+static uint64_t next_u64(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int rnd(int n) /* 0 .. n-1 */
+{
+    return (int)(next_u64() % (uint64_t)n);
+}
+static int chance(int percent)
+{
+    return rnd(100) < percent;
+}
+
+/* ---- a case ---------------------------------------------------------- */
+
+enum { KIND_BINARY, KIND_NARY, KIND_SELECT, KIND_BROADCAST, KIND_SUM, KIND_COUNT };
+static const char *const kind_names[] = {"binary", "nary", "select", "broadcast", "sum-to-shape"};
+
+#define MAX_T 8 /* tensors in a case: inputs and output */
+
+typedef struct tcase {
+    int kind;
+    bc_op op;
+    bc_dtype dtype;
+    bc_params p;
+    int nshapes;
+    bc_shape shapes[MAX_T];
+    bc_shape result;
+    bc_shape target;  /* broadcast */
+    int operand;      /* sum */
+    int nt;           /* tensors: inputs 0 .. nt-2, output nt-1 */
+    bc_tensor t[MAX_T];
+    int buf_of[MAX_T]; /* buffer index of each tensor */
+    int nbuf;
+    size_t buf_bytes[MAX_T];
+    int in_place;
+} tcase;
+
+static int64_t dim_for(void)
+{
+    static const int64_t dims[] = {1, 1, 2, 2, 3, 3, 4, 5, 7, 1, 2, 0};
+    return dims[rnd(chance(6) ? 12 : 11)]; /* 0 now and then */
+}
+
+static bc_shape random_result(int big)
+{
+    bc_shape r;
+    if (big) { /* large enough for the tiled path of the fast engine */
+        r.rank = 2 + rnd(2);
+        for (int k = 0; k < r.rank; k++)
+            r.dims[k] = 1;
+        r.dims[r.rank - 2] = 64 + rnd(100);
+        r.dims[r.rank - 1] = 128 + rnd(80);
+        return r;
+    }
+    static const int ranks[] = {0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 8, 9};
+    r.rank = ranks[rnd(16)];
+    int64_t n = 1;
+    for (int k = 0; k < r.rank; k++) {
+        int64_t d = dim_for();
+        if (n * (d ? d : 1) > 360)
+            d = 1;
+        r.dims[k] = d;
+        n *= d ? d : 1;
+    }
+    if (r.rank == 1 && chance(20))
+        r.dims[0] = 17 + rnd(300); /* long rows: the vector loops and their tails */
+    return r;
+}
+
+/* An operand that numpy-broadcasts to r: right-aligned, a suffix of r's axes,
+ * each dim r's or 1. */
+static bc_shape numpy_operand(const bc_shape *r, int keep_all)
+{
+    bc_shape s;
+    s.rank = keep_all ? r->rank : r->rank - rnd(r->rank + 1);
+    for (int k = 0; k < s.rank; k++) {
+        int64_t d = r->dims[r->rank - s.rank + k];
+        s.dims[k] = chance(35) ? 1 : d;
+    }
+    return s;
+}
+
+static void shuffle_axes(int64_t *v, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = rnd(i + 1);
+        int64_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Shapes for rule p (picked here) from result r; 0 if they do not fit. */
+static int shapes_for(tcase *c, int nshapes, int elementwise_only)
+{
+    bc_shape r = random_result(chance(1));
+    bc_params *p = &c->p;
+    int rule;
+    if (elementwise_only == 2) /* select, n-ary */
+        rule = chance(20) ? BC_RULE_NONE : BC_RULE_NUMPY;
+    else if (elementwise_only)
+        rule = (int[]){BC_RULE_NONE, BC_RULE_NUMPY, BC_RULE_NUMPY, BC_RULE_ONNX_UNI,
+                       BC_RULE_PDPD, BC_RULE_PDPD}[rnd(6)];
+    else
+        rule = (int[]){BC_RULE_BROADCAST_TO, BC_RULE_BIDIRECTIONAL, BC_RULE_EXPLICIT}[rnd(3)];
+    *p = bc_params_for((bc_rule)rule);
+    c->nshapes = nshapes;
+    switch (rule) {
+    case BC_RULE_NONE:
+        for (int i = 0; i < nshapes; i++)
+            c->shapes[i] = r;
+        break;
+    case BC_RULE_NUMPY:
+        for (int i = 0; i < nshapes; i++)
+            c->shapes[i] = numpy_operand(&r, 0);
+        if (chance(50))
+            c->shapes[rnd(nshapes)] = r;
+        break;
+    case BC_RULE_ONNX_UNI:
+        c->shapes[0] = r;
+        c->shapes[1] = numpy_operand(&r, 0);
+        break;
+    case BC_RULE_PDPD: {
+        p->options = BC_OPT_PROFILE;
+        p->profile = (bc_profile)(BC_PROFILE_OPENVINO_DOC + rnd(3));
+        int len = rnd(r.rank + 1), axis = rnd(r.rank - len + 1);
+        bc_shape big = r, small;
+        small.rank = len;
+        for (int k = 0; k < len; k++)
+            small.dims[k] = chance(35) ? 1 : r.dims[axis + k];
+        if (p->profile == BC_PROFILE_PADDLE)
+            for (int k = 0; k < big.rank; k++)
+                if (chance(20))
+                    big.dims[k] = 1;
+        if (p->profile == BC_PROFILE_OPENVINO_DOC && chance(20) && small.rank < BC_MAX_RANK)
+            small.dims[small.rank++] = 1; /* trailing 1s, dropped by this profile */
+        if (chance(60) && axis == r.rank - len) {
+            p->axis = BC_AXIS_DEFAULT;
+        } else {
+            p->options |= BC_OPT_AXIS;
+            p->axis = axis;
+        }
+        int swap = p->profile == BC_PROFILE_PADDLE && chance(50);
+        c->shapes[swap] = big;
+        c->shapes[1 - swap] = small;
+        break;
+    }
+    case BC_RULE_BROADCAST_TO:
+        c->shapes[0] = numpy_operand(&r, 0);
+        c->shapes[1] = r;
+        break;
+    case BC_RULE_BIDIRECTIONAL:
+        c->shapes[0] = numpy_operand(&r, 0);
+        c->shapes[1] = numpy_operand(&r, 0);
+        if (chance(50))
+            c->shapes[rnd(2)] = r;
+        break;
+    default: { /* explicit */
+        int64_t order[BC_MAX_RANK];
+        for (int k = 0; k < r.rank; k++)
+            order[k] = k;
+        shuffle_axes(order, r.rank);
+        int nb = rnd(r.rank + 1); /* axes not in the input */
+        unsigned char bcast[BC_MAX_RANK] = {0};
+        for (int j = 0; j < nb; j++)
+            bcast[order[j]] = 1;
+        bc_shape in;
+        in.rank = 0;
+        p->naxes = 0;
+        if (chance(50)) {
+            p->options = BC_OPT_AXES;
+            for (int j = 0; j < nb; j++)
+                p->axes[p->naxes++] = order[j]; /* any order */
+            for (int k = 0; k < r.rank; k++)
+                if (!bcast[k])
+                    in.dims[in.rank++] = r.dims[k];
+        } else {
+            p->options = BC_OPT_AXES_MAPPING;
+            for (int k = 0; k < r.rank; k++)
+                if (!bcast[k]) {
+                    p->axes[p->naxes++] = k;
+                    in.dims[in.rank++] = chance(30) ? 1 : r.dims[k];
+                }
+        }
+        c->shapes[0] = in;
+        c->shapes[1] = r;
+        break;
+    }
+    }
+    return bc_infer(p, nshapes, c->shapes, &c->result, NULL) == BC_OK;
+}
+
+/* ---- layouts and values ------------------------------------------------- */
+
+static const char *const layout_names[] = {"contiguous", "permuted", "stepped", "reversed",
+                                           "stride-0", "mixed"};
+
+/* A random view of `s` in a fresh buffer: layout kind, steps, flips, and
+ * (inputs only) stride-0 axes. */
+static void make_view(tcase *c, int ti, bc_dtype t, const bc_shape *s, int is_input, int *layout)
+{
+    bc_tensor *v = &c->t[ti];
+    int kind = chance(40) ? 0 : 1 + rnd(is_input ? 5 : 4);
+    if (!is_input && kind == 4)
+        kind = 5;
+    *layout = kind;
+    int64_t order[BC_MAX_RANK];
+    for (int k = 0; k < s->rank; k++)
+        order[k] = k;
+    if (kind == 1 || kind == 5)
+        shuffle_axes(order, s->rank);
+    /* lay the axes out innermost first in `order` reversed, with steps */
+    int64_t step = 1 + ((kind == 2 || kind == 5) ? rnd(3) : 0), extent = step;
+    int64_t strides[BC_MAX_RANK];
+    for (int j = s->rank - 1; j >= 0; j--) {
+        int k = (int)order[j];
+        strides[k] = extent;
+        extent *= s->dims[k] > 0 ? s->dims[k] : 1;
+        if (kind == 2 || kind == 5)
+            extent += rnd(3); /* padding between rows */
+    }
+    int64_t offset = rnd(4);
+    for (int k = 0; k < s->rank; k++) {
+        if ((kind == 3 || kind == 5) && chance(50)) { /* walk this axis backwards */
+            offset += (s->dims[k] > 0 ? s->dims[k] - 1 : 0) * strides[k];
+            strides[k] = -strides[k];
+        }
+        if (is_input && (kind == 4 || kind == 5) && chance(30))
+            strides[k] = 0;
+    }
+    v->dtype = t;
+    v->rank = s->rank;
+    for (int k = 0; k < s->rank; k++) {
+        v->dims[k] = s->dims[k];
+        v->strides[k] = strides[k];
+    }
+    v->offset = offset;
+    v->data = NULL;
+    c->buf_of[ti] = c->nbuf;
+    c->buf_bytes[c->nbuf++] = (size_t)(offset + extent + 4) * bc_dtype_size(t);
+}
+
+static void random_value(bc_dtype t, char *dst)
+{
+    uint64_t r = next_u64();
+    int pick = rnd(16);
+    switch (t) {
+    case BC_BOOL: *dst = (char)(r & 1); return;
+    case BC_INT8: case BC_UINT8: {
+        static const int v[] = {0, 1, -1, 127, -128, 2, -2, 100};
+        int8_t x = pick < 8 ? (int8_t)v[pick] : (int8_t)r;
+        memcpy(dst, &x, 1);
+        return;
+    }
+    case BC_INT32: {
+        static const int32_t v[] = {0, 1, -1, INT32_MAX, INT32_MIN, 2, -2, 7};
+        int32_t x = pick < 8 ? v[pick] : (int32_t)(pick < 12 ? (int32_t)(r % 21) - 10 : (int32_t)r);
+        memcpy(dst, &x, 4);
+        return;
+    }
+    case BC_INT64: {
+        static const int64_t v[] = {0, 1, -1, INT64_MAX, INT64_MIN, 2, -2, 7};
+        int64_t x = pick < 8 ? v[pick] : (int64_t)(pick < 12 ? (int64_t)(r % 21) - 10 : (int64_t)r);
+        memcpy(dst, &x, 8);
+        return;
+    }
+    default: {
+        /* The NaN inputs are the platform's default NaN, the one every invalid
+         * operation (inf - inf, 0 / 0) produces, so that every NaN in a case has
+         * the same bits: which of two different NaN payloads an IEEE add
+         * returns depends on operand order, which the compiler may swap. */
+        static volatile double zero = 0.0;
+        const double v[] = {0.0, -0.0, 1.0, -1.0, zero / zero, (double)INFINITY,
+                            -(double)INFINITY, 0.5, 1e30, -3.0, 1e-30};
+        double x = pick < 11 ? v[pick] : (double)((int64_t)(r % 2001) - 1000) / 8.0;
+        if (pick == 15)
+            x = ((double)(r >> 11) / 9007199254740992.0 - 0.5) * 1e6;
+        if (t == BC_FLOAT32) {
+            float f = (float)x;
+            memcpy(dst, &f, 4);
+        } else if (t == BC_FLOAT64) {
+            memcpy(dst, &x, 8);
+        }
+#if BC_HAVE_FLOAT16
+        else {
+            _Float16 h = (_Float16)x;
+            memcpy(dst, &h, 2);
+        }
+#endif
+        return;
+    }
+    }
+}
+
+/* ---- building and running a case ------------------------------------------ */
+
+static int build(tcase *c, int *layouts)
+{
+    memset(c, 0, sizeof *c);
+    c->kind = chance(45) ? KIND_BINARY : rnd(KIND_COUNT);
+    static const bc_dtype dts[] = {BC_BOOL, BC_INT8, BC_UINT8, BC_INT32, BC_INT64,
+                                   BC_FLOAT32, BC_FLOAT64, BC_FLOAT16};
+    do
+        c->dtype = dts[rnd(8)];
+    while (!bc_dtype_available(c->dtype));
+    int nin;
+    switch (c->kind) {
+    case KIND_BINARY:
+        do
+            c->op = (bc_op)rnd(BC_OP_COUNT);
+        while (!bc_op_takes_dtype(c->op, c->dtype));
+        nin = 2;
+        if (!shapes_for(c, 2, 1))
+            return 0;
+        break;
+    case KIND_NARY:
+        c->op = (bc_op[]){BC_OP_ADD, BC_OP_MUL, BC_OP_MAX, BC_OP_MIN}[rnd(4)];
+        nin = 1 + rnd(5);
+        if (!shapes_for(c, nin, 2))
+            return 0;
+        break;
+    case KIND_SELECT:
+        nin = 3;
+        if (!shapes_for(c, 3, 2))
+            return 0;
+        break;
+    case KIND_BROADCAST:
+        nin = 1;
+        if (!shapes_for(c, 2, 0))
+            return 0;
+        c->target = c->shapes[1];
+        break;
+    default: /* sum */
+        if (c->dtype == BC_BOOL)
+            c->dtype = BC_INT32;
+        nin = 1;
+        if (chance(50)) {
+            if (!shapes_for(c, 2, 1))
+                return 0;
+            c->operand = rnd(2);
+        } else {
+            if (!shapes_for(c, 2, 0))
+                return 0;
+            c->operand = 0;
+        }
+        break;
+    }
+    /* the tensors */
+    c->nt = nin + 1;
+    bc_dtype out_dtype = c->kind == KIND_BINARY ? bc_op_result_dtype(c->op, c->dtype) : c->dtype;
+    if (c->kind == KIND_SUM) {
+        make_view(c, 0, c->dtype, &c->result, 1, &layouts[0]);
+        make_view(c, 1, c->dtype, &c->shapes[c->operand], 0, &layouts[1]);
+    } else {
+        for (int i = 0; i < nin; i++) {
+            bc_dtype t = c->kind == KIND_SELECT && i == 0 ? BC_BOOL : c->dtype;
+            make_view(c, i, t, &c->shapes[i], 1, &layouts[i]);
+        }
+        /* in place now and then: the output is an input view of the result's shape */
+        int cand = -1;
+        for (int i = 0; i < nin; i++) {
+            bc_shape si = bc_tensor_shape(&c->t[i]);
+            int zero_stride = 0;
+            for (int k = 0; k < si.rank; k++)
+                zero_stride |= c->t[i].dims[k] > 1 && c->t[i].strides[k] == 0;
+            if (bc_shape_equal(&si, &c->result) && c->t[i].dtype == out_dtype && !zero_stride)
+                cand = i;
+        }
+        if (cand >= 0 && chance(25)) {
+            c->t[nin] = c->t[cand];
+            c->buf_of[nin] = c->buf_of[cand];
+            layouts[nin] = layouts[cand];
+            c->in_place = 1;
+        } else {
+            make_view(c, nin, out_dtype, &c->result, 0, &layouts[nin]);
+        }
+    }
+    return 1;
+}
+
+static bc_error_kind run(const tcase *c, bc_evaluator ev, char **bufs, bc_error *err)
+{
+    bc_tensor t[MAX_T];
+    for (int i = 0; i < c->nt; i++) {
+        t[i] = c->t[i];
+        t[i].data = bufs[c->buf_of[i]];
+    }
+    const bc_tensor *out = &t[c->nt - 1];
+    switch (c->kind) {
+    case KIND_BINARY: return bc_eval_binary(ev, c->op, &c->p, &t[0], &t[1], out, err);
+    case KIND_NARY: return bc_eval_nary(ev, c->op, &c->p, c->nt - 1, t, out, err);
+    case KIND_SELECT: return bc_eval_select(ev, &c->p, &t[0], &t[1], &t[2], out, err);
+    case KIND_BROADCAST: return bc_eval_broadcast(ev, &c->p, &t[0], &c->target, out, err);
+    default:
+        return bc_eval_sum_to_shape(ev, &c->p, c->nshapes, c->shapes, c->operand, &t[0], out, err);
+    }
+}
+
+static void describe(const tcase *c, const int *layouts, long index)
+{
+    char s[160];
+    fprintf(stderr, "case %ld: %s", index, kind_names[c->kind]);
+    if (c->kind == KIND_BINARY || c->kind == KIND_NARY)
+        fprintf(stderr, " %s", bc_op_name(c->op));
+    fprintf(stderr, " %s rule %s", bc_dtype_name(c->dtype), bc_rule_name(c->p.rule));
+    if (c->p.options & BC_OPT_PROFILE)
+        fprintf(stderr, " profile=%s", bc_profile_name(c->p.profile));
+    if (c->p.options & BC_OPT_AXIS)
+        fprintf(stderr, " axis=%lld", (long long)c->p.axis);
+    if (c->p.options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING)) {
+        fprintf(stderr, " %s=", c->p.options & BC_OPT_AXES ? "axes" : "axes-mapping");
+        for (int j = 0; j < c->p.naxes; j++)
+            fprintf(stderr, "%s%lld", j ? "," : "", (long long)c->p.axes[j]);
+    }
+    if (c->kind == KIND_SUM)
+        fprintf(stderr, " operand %d", c->operand);
+    fprintf(stderr, "\n  shapes:");
+    for (int i = 0; i < c->nshapes; i++) {
+        bc_shape_format(&c->shapes[i], s, sizeof s);
+        fprintf(stderr, " %s", s);
+    }
+    bc_shape_format(&c->result, s, sizeof s);
+    fprintf(stderr, " -> %s%s\n", s, c->in_place ? " (in place)" : "");
+    for (int i = 0; i < c->nt; i++) {
+        const bc_tensor *v = &c->t[i];
+        fprintf(stderr, "  %s %d: %s dims [", i == c->nt - 1 ? "output" : "input", i,
+                bc_dtype_name(v->dtype));
+        for (int k = 0; k < v->rank; k++)
+            fprintf(stderr, "%s%lld", k ? "," : "", (long long)v->dims[k]);
+        fprintf(stderr, "] strides [");
+        for (int k = 0; k < v->rank; k++)
+            fprintf(stderr, "%s%lld", k ? "," : "", (long long)v->strides[k]);
+        fprintf(stderr, "] offset %lld, %s, buffer %d\n", (long long)v->offset,
+                layout_names[layouts[i]], c->buf_of[i]);
+    }
+}
+
+static int has_zero_dim(const bc_shape *s)
+{
+    for (int k = 0; k < s->rank; k++)
+        if (s->dims[k] == 0)
+            return 1;
+    return 0;
+}
+
+static void test_fast_equals_naive(void **state)
+{
+    (void)state;
+    long checked = 0, skipped = 0, per_kind[KIND_COUNT] = {0}, size0 = 0, high_rank = 0,
+         in_place = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long first = g_only >= 0 ? g_only : 0, last = g_only >= 0 ? g_only + 1 : g_cases;
+    for (long index = first; index < last; index++) {
+        rng_state = g_seed ^ ((uint64_t)index * 0xd1b54a32d192ed03ull);
+        tcase c;
+        int layouts[MAX_T] = {0};
+        if (!build(&c, layouts)) {
+            skipped++;
+            last += g_only < 0; /* keep the count of checked cases */
+            continue;
+        }
+        char *bufs[2][MAX_T];
+        for (int b = 0; b < c.nbuf; b++) {
+            bufs[0][b] = malloc(c.buf_bytes[b]);
+            bufs[1][b] = malloc(c.buf_bytes[b]);
+            /* every element of every buffer random, so reading the wrong place shows */
+            size_t es = 8;
+            for (int i = 0; i < c.nt; i++)
+                if (c.buf_of[i] == b)
+                    es = bc_dtype_size(c.t[i].dtype);
+            bc_dtype t = c.dtype;
+            for (int i = 0; i < c.nt; i++)
+                if (c.buf_of[i] == b)
+                    t = c.t[i].dtype;
+            for (size_t off = 0; off + es <= c.buf_bytes[b]; off += es)
+                random_value(t, bufs[0][b] + off);
+            memcpy(bufs[1][b], bufs[0][b], c.buf_bytes[b]);
+        }
+        bc_error e0, e1;
+        bc_error_kind k0 = run(&c, BC_EVAL_NAIVE, bufs[0], &e0);
+        bc_error_kind k1 = run(&c, BC_EVAL_FAST, bufs[1], &e1);
+        if (k0 != BC_OK || k1 != BC_OK) {
+            describe(&c, layouts, index);
+            fail_msg("seed 0x%llx case %ld refused (naive: %s, fast: %s)\n  rerun: "
+                     "BC_RANDOM_SEED=0x%llx BC_RANDOM_ONLY=%ld", (unsigned long long)g_seed,
+                     index, k0 ? e0.message : "ok", k1 ? e1.message : "ok",
+                     (unsigned long long)g_seed, index);
+        }
+        for (int b = 0; b < c.nbuf; b++) {
+            if (memcmp(bufs[0][b], bufs[1][b], c.buf_bytes[b]) == 0)
+                continue;
+            size_t off = 0;
+            while (bufs[0][b][off] == bufs[1][b][off])
+                off++;
+            describe(&c, layouts, index);
+            fail_msg("seed 0x%llx case %ld: fast differs from naive in buffer %d at byte %zu "
+                     "(naive %02x, fast %02x)\n  rerun: BC_RANDOM_SEED=0x%llx BC_RANDOM_ONLY=%ld",
+                     (unsigned long long)g_seed, index, b, off, (unsigned char)bufs[0][b][off],
+                     (unsigned char)bufs[1][b][off], (unsigned long long)g_seed, index);
+        }
+        for (int b = 0; b < c.nbuf; b++) {
+            free(bufs[0][b]);
+            free(bufs[1][b]);
+        }
+        checked++;
+        per_kind[c.kind]++;
+        size0 += has_zero_dim(&c.result);
+        high_rank += c.result.rank >= 7;
+        in_place += c.in_place;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    printf("fast == naive on %ld cases (seed 0x%llx, %.2f s): binary %ld, nary %ld, select %ld, "
+           "broadcast %ld, sum-to-shape %ld; %ld with a size-0 result, %ld of rank >= 7, %ld in "
+           "place; %ld draws redrawn\n", checked, (unsigned long long)g_seed, secs,
+           per_kind[KIND_BINARY], per_kind[KIND_NARY], per_kind[KIND_SELECT],
+           per_kind[KIND_BROADCAST], per_kind[KIND_SUM], size0, high_rank, in_place, skipped);
+}
+
+int main(int argc, char **argv)
+{
+    const char *v;
+    if ((v = getenv("BC_RANDOM_CASES")))
+        g_cases = strtol(v, NULL, 0);
+    if ((v = getenv("BC_RANDOM_SEED")))
+        g_seed = strtoull(v, NULL, 0);
+    if ((v = getenv("BC_RANDOM_ONLY")))
+        g_only = strtol(v, NULL, 0);
+    if (argc > 1)
+        g_cases = strtol(argv[1], NULL, 0);
+    if (argc > 2)
+        g_seed = strtoull(argv[2], NULL, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_equals_naive),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
