@@ -11,5 +11,9 @@ enum {
 
 int bc_cmd_shape(int argc, char **argv);
 int bc_cmd_vectors(int argc, char **argv);
+int bc_cmd_run(int argc, char **argv);
+int bc_cmd_replay(int argc, char **argv);
+int bc_cmd_list(int argc, char **argv);
+int bc_cmd_bench(int argc, char **argv);
 
 #endif

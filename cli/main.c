@@ -19,6 +19,12 @@ static const char usage[] =
     "            (broadcheck shape --rule numpy [2,1,5] [4,1]  prints [2,4,5])\n"
     "  vectors   check conformance-vector files against the reference\n"
     "            (default: every spec/vectors/*.vec)\n"
+    "  run       generate cases, check a SUT (default: the reference) against\n"
+    "            every property, shrink failures, write reports\n"
+    "  replay    check one case under one property, as 'run' printed it\n"
+    "  list      list properties, rules or suts\n"
+    "  bench     the fast compute engine's throughput against memory bandwidth and\n"
+    "            NumPy (broadcheck bench --json for machine-readable output)\n"
     "\n"
     "Rules: none, numpy (= ONNX multidirectional), onnx-uni, pdpd, broadcast-to,\n"
     "bidirectional, explicit; spec/RULES.md states each one.\n"
@@ -47,7 +53,15 @@ int main(int argc, char **argv)
         return bc_cmd_shape(argc - 1, argv + 1);
     if (strcmp(cmd, "vectors") == 0)
         return bc_cmd_vectors(argc - 1, argv + 1);
-    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape or vectors; see "
+    if (strcmp(cmd, "run") == 0)
+        return bc_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return bc_cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "list") == 0)
+        return bc_cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return bc_cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, list or bench; see "
                     "'broadcheck --help')\n", cmd);
     return BC_EXIT_USAGE;
 }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 # Build tools, the test framework (cmocka), and NumPy for the cross-checks
 # and the benchmark's comparison.
-packages=(gcc g++ clang cmake ninja-build pkg-config libcmocka-dev python3 python3-numpy)
+packages=(gcc g++ clang cmake ninja-build pkg-config libcmocka-dev libjansson-dev libxml2-dev python3 python3-numpy)
 
 missing=()
 for p in "${packages[@]}"; do

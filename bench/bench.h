@@ -1,0 +1,25 @@
+/*
+ * Private to the broadcheck executable: `broadcheck bench`, the fast
+ * engine's throughput on fixed broadcasting patterns, against this
+ * machine's memory bandwidth (a triad loop) and NumPy, both measured in the
+ * same run.
+ */
+#ifndef BC_BENCH_H
+#define BC_BENCH_H
+
+#include <stdio.h>
+
+typedef struct bc_bench_options {
+    int json;             /* machine-readable output */
+    const char *pattern;  /* run only this pattern; NULL for all */
+    int repeat;           /* timed runs per pattern (the median is reported) */
+    const char *python;   /* interpreter for the NumPy comparison */
+    const char *script;   /* bench/numpy_bench.py */
+} bc_bench_options;
+
+/* Prints the list of patterns, one name a line. */
+void bc_bench_list(FILE *out);
+/* Runs the bench; 0 on success, 2 for an unknown pattern. */
+int bc_bench_run(const bc_bench_options *o, FILE *out);
+
+#endif

@@ -1,0 +1,387 @@
+/*
+ * broadcheck run, replay and list: the property engine from the command
+ * line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broadcheck/properties.h"
+#include "cli.h"
+
+static const char run_usage[] =
+    "usage: broadcheck run [OPTIONS]\n"
+    "\n"
+    "Generates cases for every rule x property cell, checks them against a SUT,\n"
+    "shrinks the first failure of each cell to a 1-minimal case and prints it with\n"
+    "a replay line. The same seed and version give the same cases, counts and\n"
+    "case ids, whatever --jobs is.\n"
+    "\n"
+    "  --sut NAME            the system under test (default: reference); see\n"
+    "                        'broadcheck list suts'\n"
+    "  --rule R,...          rules to check (default: all)\n"
+    "  --property P,...      properties to check (default: all); see\n"
+    "                        'broadcheck list properties'\n"
+    "  --cases N             cases per rule x property cell (default 50000)\n"
+    "  --time SECONDS        instead of --cases: share this time among the cells\n"
+    "                        (counts then depend on the machine)\n"
+    "  --seed S              the seed, an unsigned 64-bit integer (default 1)\n"
+    "  --shard K/N           run only shard K of N (1 <= K <= N): case i of each\n"
+    "                        cell runs on shard (i mod N) + 1\n"
+    "  --jobs J              worker threads (default 1)\n"
+    "  --corpus FILE         replay FILE's cases first; append new failures to it\n"
+    "  --max-shrink-calls N  SUT calls one shrink may make (default 2000)\n"
+    "  --json FILE           write the JSON report (docs/REPORTS.md)\n"
+    "  --junit FILE          write JUnit XML, one testcase per rule x property\n"
+    "  --certificate FILE    write a Markdown certificate\n"
+    "  --quiet               no summary on stdout\n"
+    "\n"
+    "Exit codes: 0 every property passed; 1 a property failed; 2 bad usage or an\n"
+    "environment error (unreadable corpus, unwritable report).\n";
+
+static const char replay_usage[] =
+    "usage: broadcheck replay [--sut NAME] --property P 'CASE'\n"
+    "\n"
+    "Checks one case, a line of the vector format (its expectation is ignored),\n"
+    "under one property, exactly as 'broadcheck run' did. 'run' prints this line\n"
+    "for every failure it shrinks.\n"
+    "\n"
+    "Exit codes: 0 passes; 1 fails (what disagreed is printed); 2 bad usage, or\n"
+    "the property does not apply to the case or the SUT does not support it.\n";
+
+static int parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    if (!text[0] || text[0] == '-' || text[0] == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno == ERANGE || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const bc_sut *find_sut(const char *name)
+{
+    const bc_sut *sut = bc_builtin_sut(name);
+    if (!sut) {
+        int count;
+        const bc_sut *const *all = bc_builtin_suts(&count);
+        fprintf(stderr, "broadcheck: --sut: unknown SUT '%s'; the built-in ones are:", name);
+        for (int i = 0; i < count; i++)
+            fprintf(stderr, " %s", all[i]->name);
+        fprintf(stderr, "\n");
+    }
+    return sut;
+}
+
+/* Parses "a,b,c" of rule names into a bit mask; -1 with a message if one is unknown. */
+static int parse_rules(const char *list, unsigned *mask)
+{
+    char *copy = strdup(list), *save = NULL;
+    int status = copy ? 0 : -1;
+    *mask = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        bc_rule r;
+        if (bc_rule_from_name(tok, &r) != 0) {
+            fprintf(stderr, "broadcheck run: --rule: unknown rule '%s' (expected none, numpy, "
+                            "onnx-uni, pdpd, broadcast-to, bidirectional or explicit)\n", tok);
+            status = -1;
+            break;
+        }
+        *mask |= 1u << r;
+    }
+    if (status == 0 && *mask == 0) {
+        fprintf(stderr, "broadcheck run: --rule: no rule named\n");
+        status = -1;
+    }
+    free(copy);
+    return status;
+}
+
+static int parse_properties(const char *list, uint64_t *mask)
+{
+    char *copy = strdup(list), *save = NULL;
+    int status = copy ? 0 : -1;
+    *mask = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        int p = bc_property_from_name(tok);
+        if (p < 0) {
+            fprintf(stderr, "broadcheck run: --property: unknown property '%s' (see "
+                            "'broadcheck list properties')\n", tok);
+            status = -1;
+            break;
+        }
+        *mask |= (uint64_t)1 << p;
+    }
+    if (status == 0 && *mask == 0) {
+        fprintf(stderr, "broadcheck run: --property: no property named\n");
+        status = -1;
+    }
+    free(copy);
+    return status;
+}
+
+int bc_cmd_run(int argc, char **argv)
+{
+    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS, O_CORPUS,
+           O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP };
+    static const struct option options[] = {
+        {"sut", required_argument, NULL, O_SUT},
+        {"rule", required_argument, NULL, O_RULE},
+        {"property", required_argument, NULL, O_PROPERTY},
+        {"cases", required_argument, NULL, O_CASES},
+        {"time", required_argument, NULL, O_TIME},
+        {"seed", required_argument, NULL, O_SEED},
+        {"shard", required_argument, NULL, O_SHARD},
+        {"jobs", required_argument, NULL, O_JOBS},
+        {"corpus", required_argument, NULL, O_CORPUS},
+        {"max-shrink-calls", required_argument, NULL, O_SHRINK},
+        {"json", required_argument, NULL, O_JSON},
+        {"junit", required_argument, NULL, O_JUNIT},
+        {"certificate", required_argument, NULL, O_CERT},
+        {"quiet", no_argument, NULL, O_QUIET},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    bc_run_config cfg = bc_run_config_default();
+    const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
+    int quiet = 0, have_cases = 0;
+    uint64_t v;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
+        switch (c) {
+        case O_SUT: sut_name = optarg; break;
+        case O_RULE:
+            if (parse_rules(optarg, &cfg.rules) != 0)
+                return BC_EXIT_USAGE;
+            break;
+        case O_PROPERTY:
+            if (parse_properties(optarg, &cfg.properties) != 0)
+                return BC_EXIT_USAGE;
+            break;
+        case O_CASES:
+            if (parse_u64(optarg, INT64_MAX, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --cases: expected a positive integer, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.cases = (int64_t)v;
+            have_cases = 1;
+            break;
+        case O_TIME: {
+            char *end;
+            errno = 0;
+            double t = strtod(optarg, &end);
+            if (*end || errno || !(t > 0) || t > 1e7) {
+                fprintf(stderr, "broadcheck run: --time: expected seconds > 0, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.seconds = t;
+            break;
+        }
+        case O_SEED:
+            if (parse_u64(optarg, UINT64_MAX, &cfg.seed) != 0) {
+                fprintf(stderr, "broadcheck run: --seed: expected an unsigned 64-bit integer, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            break;
+        case O_SHARD: {
+            const char *slash = strchr(optarg, '/');
+            uint64_t k, n;
+            char head[32];
+            size_t len = slash ? (size_t)(slash - optarg) : 0;
+            if (!slash || len == 0 || len >= sizeof head) {
+                fprintf(stderr, "broadcheck run: --shard: expected K/N, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            memcpy(head, optarg, len);
+            head[len] = '\0';
+            if (parse_u64(head, 1u << 20, &k) != 0 || parse_u64(slash + 1, 1u << 20, &n) != 0 ||
+                n == 0 || k == 0 || k > n) {
+                fprintf(stderr, "broadcheck run: --shard: expected K/N with 1 <= K <= N, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.shard_index = (int)k - 1;
+            cfg.shard_count = (int)n;
+            break;
+        }
+        case O_JOBS:
+            if (parse_u64(optarg, 256, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --jobs: expected 1 to 256, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.jobs = (int)v;
+            break;
+        case O_CORPUS: cfg.corpus_path = optarg; break;
+        case O_SHRINK:
+            if (parse_u64(optarg, 1000000000, &v) != 0) {
+                fprintf(stderr, "broadcheck run: --max-shrink-calls: expected a count, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.max_shrink_calls = (int)v;
+            break;
+        case O_JSON: json = optarg; break;
+        case O_JUNIT: junit = optarg; break;
+        case O_CERT: cert = optarg; break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: fputs(run_usage, stdout); return BC_EXIT_OK;
+        case ':':
+            fprintf(stderr, "broadcheck run: option '%s' needs a value\n", argv[optind - 1]);
+            return BC_EXIT_USAGE;
+        default:
+            fprintf(stderr, "broadcheck run: unknown option '%s' (see 'broadcheck run --help')\n",
+                    argv[optind - 1]);
+            return BC_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "broadcheck run: unexpected argument '%s'\n", argv[optind]);
+        return BC_EXIT_USAGE;
+    }
+    if (have_cases && cfg.seconds > 0) {
+        fprintf(stderr, "broadcheck run: give --cases or --time, not both\n");
+        return BC_EXIT_USAGE;
+    }
+    cfg.sut = find_sut(sut_name);
+    if (!cfg.sut)
+        return BC_EXIT_USAGE;
+    cfg.progress = !quiet && isatty(2);
+    char why[1024];
+    bc_run_result *res = bc_run(&cfg, why, sizeof why);
+    if (!res) {
+        fprintf(stderr, "broadcheck run: %s\n", why);
+        return BC_EXIT_USAGE;
+    }
+    if (!quiet)
+        bc_report_summary(res, stdout);
+    int status = bc_run_exit_code(res);
+    struct {
+        const char *path;
+        int (*write)(const bc_run_result *, const char *, char *, size_t);
+    } reports[] = {{json, bc_report_json}, {junit, bc_report_junit}, {cert, bc_report_certificate}};
+    for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
+        if (reports[i].path && reports[i].write(res, reports[i].path, why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck run: %s\n", why);
+            status = BC_EXIT_USAGE;
+        }
+    }
+    bc_run_result_free(res);
+    return status;
+}
+
+int bc_cmd_replay(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"sut", required_argument, NULL, 's'},
+        {"property", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *sut_name = "reference", *property = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        switch (c) {
+        case 's': sut_name = optarg; break;
+        case 'p': property = optarg; break;
+        case 'h': fputs(replay_usage, stdout); return BC_EXIT_OK;
+        case ':':
+            fprintf(stderr, "broadcheck replay: option '%s' needs a value\n", argv[optind - 1]);
+            return BC_EXIT_USAGE;
+        default:
+            fprintf(stderr, "broadcheck replay: unknown option '%s'\n", argv[optind - 1]);
+            return BC_EXIT_USAGE;
+        }
+    }
+    if (!property || optind != argc - 1) {
+        fprintf(stderr, "broadcheck replay: expected --property P and one case (see "
+                        "'broadcheck replay --help')\n");
+        return BC_EXIT_USAGE;
+    }
+    int p = bc_property_from_name(property);
+    if (p < 0) {
+        fprintf(stderr, "broadcheck replay: --property: unknown property '%s'\n", property);
+        return BC_EXIT_USAGE;
+    }
+    const bc_sut *sut = find_sut(sut_name);
+    if (!sut)
+        return BC_EXIT_USAGE;
+    bc_vector *v = malloc(sizeof *v);
+    if (!v)
+        return BC_EXIT_USAGE;
+    char why[1024];
+    int status = BC_EXIT_USAGE;
+    /* The expectation is ignored, so a case may leave it out. */
+    const char *text = argv[optind];
+    char *with_arrow = NULL;
+    if (!strstr(text, "->") && (with_arrow = malloc(strlen(text) + 10)) != NULL) {
+        snprintf(with_arrow, strlen(text) + 10, "%s -> error", text);
+        text = with_arrow;
+    }
+    if (bc_vector_parse(text, v, why, sizeof why) != 1) {
+        fprintf(stderr, "broadcheck replay: the case: %s\n",
+                why[0] ? why : "empty (expected a vector line, e.g. 'numpy [2] [1] -> [2]')");
+    } else {
+        int r = bc_replay(sut, p, v, why, sizeof why);
+        if (r == 0) {
+            printf("PASS %s on %s\n", property, sut->name);
+            status = BC_EXIT_OK;
+        } else if (r == 1) {
+            printf("FAIL %s on %s: %s\n", property, sut->name, why);
+            status = BC_EXIT_FAIL;
+        } else {
+            fprintf(stderr, "broadcheck replay: %s\n", why);
+        }
+    }
+    free(v);
+    free(with_arrow);
+    return status;
+}
+
+int bc_cmd_list(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "properties") == 0) {
+        int count;
+        const bc_property_info *props = bc_properties(&count);
+        for (int i = 0; i < count; i++) {
+            printf("%s (%s)\n  checks: %s\n  catches: %s\n  rules:", props[i].name, props[i].kind,
+                   props[i].checks, props[i].why);
+            for (int r = 0; r < BC_RULE_COUNT; r++)
+                if ((props[i].rules >> r) & 1u)
+                    printf(" %s", bc_rule_name((bc_rule)r));
+            printf("\n");
+        }
+        return BC_EXIT_OK;
+    }
+    if (strcmp(what, "rules") == 0) {
+        for (int r = 0; r < BC_RULE_COUNT; r++) {
+            printf("%s", bc_rule_name((bc_rule)r));
+            for (int p = 1; p < BC_PROFILE_COUNT; p++)
+                if (bc_rule_takes_profile((bc_rule)r, (bc_profile)p))
+                    printf("%s%s", p == 1 ? " profiles: " : ", ", bc_profile_name((bc_profile)p));
+            printf("\n");
+        }
+        return BC_EXIT_OK;
+    }
+    if (strcmp(what, "suts") == 0) {
+        int count;
+        const bc_sut *const *all = bc_builtin_suts(&count);
+        for (int i = 0; i < count; i++)
+            printf("%-36s available  %s%s%s%s\n", all[i]->name, all[i]->description,
+                   all[i]->citation ? " [" : "", all[i]->citation ? all[i]->citation : "",
+                   all[i]->citation ? "]" : "");
+        return BC_EXIT_OK;
+    }
+    fprintf(stderr, "broadcheck list: expected 'properties', 'rules' or 'suts'%s%s%s\n",
+            what[0] ? ", got '" : "", what, what[0] ? "'" : "");
+    return BC_EXIT_USAGE;
+}

@@ -1,0 +1,86 @@
+/*
+ * broadcheck/properties.h: properties, the runner, and its reports.
+ *
+ * A run generates cases for every selected rule x property cell from a
+ * seed, checks each against a SUT, shrinks the first failure of each cell to
+ * a 1-minimal case with a replay line, and reports.  The same seed and
+ * version give the same cases, counts and case ids, whatever --jobs is.
+ */
+#ifndef BROADCHECK_PROPERTIES_H
+#define BROADCHECK_PROPERTIES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "broadcheck/shape.h"
+#include "broadcheck/sut.h"
+#include "broadcheck/vector.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BC_REPORT_SCHEMA_VERSION 1
+
+/* ---- properties ------------------------------------------------------ */
+
+typedef struct bc_property_info {
+    const char *name;    /* e.g. "shape-differential" */
+    const char *kind;    /* "differential" or "metamorphic" */
+    const char *checks;  /* one sentence: what it checks */
+    const char *why;     /* one sentence: the bug it catches */
+    unsigned rules;      /* bit (1u << bc_rule) for each rule it applies to */
+} bc_property_info;
+
+/* Every property, in a fixed order (their index is their id). */
+const bc_property_info *bc_properties(int *count);
+int bc_property_from_name(const char *name); /* index, or -1 */
+
+/* ---- running ---------------------------------------------------------- */
+
+typedef struct bc_run_config {
+    const bc_sut *sut;        /* required */
+    unsigned rules;           /* bit per bc_rule; 0 = all */
+    uint64_t properties;      /* bit per property index; 0 = all */
+    int64_t cases;            /* per rule x property cell */
+    double seconds;           /* > 0: run each cell for its share of this instead */
+    uint64_t seed;
+    int shard_index;          /* this machine's shard K of N, 0-based; */
+    int shard_count;          /* cases with index % N == K run here (1 = all) */
+    int jobs;                 /* worker threads (>= 1) */
+    int max_shrink_calls;     /* SUT calls a shrink may make */
+    const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
+    int progress;             /* 1: a progress line on stderr */
+} bc_run_config;
+
+bc_run_config bc_run_config_default(void);
+
+typedef struct bc_run_result bc_run_result; /* opaque */
+
+/* Runs; returns NULL and writes why[cap] on an environment error (the
+ * corpus cannot be read or is malformed, out of memory). */
+bc_run_result *bc_run(const bc_run_config *config, char *why, size_t cap);
+void bc_run_result_free(bc_run_result *r);
+
+/* 0 every check passed, 1 a property failed (BC_EXIT_* of the CLI). */
+int bc_run_exit_code(const bc_run_result *r);
+
+/* ---- replay -------------------------------------------------------------- */
+
+/* Checks one case (a vector line; its expectation is ignored) under one
+ * property against a SUT, exactly as the runner did.  Returns 0 pass, 1 fail
+ * (detail written), 2 unsupported or not applicable (detail says why). */
+int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap);
+
+/* ---- reports: each written whole or not at all (a temporary file renamed
+ * into place).  Return 0, or -1 with why. ------------------------------------ */
+
+void bc_report_summary(const bc_run_result *r, FILE *out);
+int bc_report_json(const bc_run_result *r, const char *path, char *why, size_t cap);
+int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t cap);
+int bc_report_certificate(const bc_run_result *r, const char *path, char *why, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

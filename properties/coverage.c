@@ -1,0 +1,27 @@
+/*
+ * The names of the coverage classes (internal.h), as the reports print
+ * them.  The table follows the enum's order.
+ */
+#include "internal.h"
+
+static const char *const coverage_names[BC_COV_COUNT] = {
+    [BC_COV_ACCEPT] = "accept",
+    [BC_COV_REJECT] = "reject",
+    [BC_COV_RANK_0] = "rank-0",
+    [BC_COV_SIZE_0] = "size-0",
+    [BC_COV_STRETCH] = "stretch",
+    [BC_COV_STRETCH_FIRST] = "stretch-first",
+    [BC_COV_STRETCH_MIDDLE] = "stretch-middle",
+    [BC_COV_STRETCH_LAST] = "stretch-last",
+    [BC_COV_STRETCH_TO_0] = "stretch-to-0",
+    [BC_COV_RANK_GAP] = "rank-gap",
+    [BC_COV_MAX_RANK] = "max-rank",
+    [BC_COV_MANY_OPERANDS] = "many-operands",
+    [BC_COV_MAX_OPERANDS] = "max-operands",
+    [BC_COV_HUGE_DIM] = "huge-dim",
+};
+
+const char *bc_coverage_name(bc_coverage c)
+{
+    return (unsigned)c < BC_COV_COUNT ? coverage_names[c] : "?";
+}

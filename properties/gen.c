@@ -1,0 +1,348 @@
+/*
+ * Case generators.  Accept cases are built from a result shape by dropping
+ * leading dims and setting dims to 1, so they are broadcastable by
+ * construction and most of them stretch something; reject cases are accept
+ * cases with one mutation from a catalogue (a dim changed, a rank too
+ * large, an axis out of range, axes duplicated or unsorted, a negative dim).
+ * Whether a case is accepted is always decided by the reference, never by
+ * the generator: generators only aim.
+ */
+#include "gen.h"
+
+#include <string.h>
+
+/* A dim for a result shape: mostly small, sometimes 0 or 1, rarely huge. */
+static int64_t gen_dim(bc_prng *r, int64_t max_dim)
+{
+    int64_t d;
+    int pick = (int)bc_prng_below(r, 100);
+    if (pick < 10)
+        d = 0;
+    else if (pick < 22)
+        d = 1;
+    else if (pick < 85)
+        d = bc_prng_range(r, 2, 5);
+    else if (pick < 97)
+        d = bc_prng_range(r, 6, 300);
+    else
+        d = bc_prng_range(r, (int64_t)1 << 32, INT64_MAX);
+    if (max_dim > 0 && d > max_dim)
+        d = bc_prng_range(r, 2, max_dim);
+    return d;
+}
+
+/* A rank: mostly 1..4, sometimes 0, up to the limit now and then. */
+static int gen_rank(bc_prng *r, int max_rank)
+{
+    int pick = (int)bc_prng_below(r, 100);
+    int rank;
+    if (pick < 6)
+        rank = 0;
+    else if (pick < 70)
+        rank = (int)bc_prng_range(r, 1, 4);
+    else if (pick < 95)
+        rank = (int)bc_prng_range(r, 5, 8);
+    else if (pick < 98)
+        rank = (int)bc_prng_range(r, 9, BC_MAX_RANK);
+    else
+        rank = BC_MAX_RANK;
+    return rank > max_rank ? max_rank : rank;
+}
+
+static void gen_result(bc_prng *r, int rank, int64_t max_dim, bc_shape *s)
+{
+    s->rank = rank;
+    for (int i = 0; i < rank; i++)
+        s->dims[i] = gen_dim(r, max_dim);
+}
+
+/* An operand that broadcasts to `result`: its trailing `keep` axes, some set
+ * to 1.  ones_percent is how often each axis becomes 1. */
+static void derive(bc_prng *r, const bc_shape *result, int keep, int ones_percent, bc_shape *out)
+{
+    out->rank = keep;
+    for (int k = 0; k < keep; k++) {
+        int64_t d = result->dims[result->rank - keep + k];
+        out->dims[k] = bc_prng_percent(r, ones_percent) ? 1 : d;
+    }
+}
+
+/* How many trailing axes an operand keeps: usually all, often fewer. */
+static int gen_keep(bc_prng *r, int rank)
+{
+    if (rank == 0 || bc_prng_percent(r, 55))
+        return rank;
+    return (int)bc_prng_below(r, (uint64_t)rank + 1);
+}
+
+static void prepend_ones(bc_shape *s, int count)
+{
+    if (count <= 0)
+        return;
+    if (s->rank + count > BC_MAX_RANK)
+        count = BC_MAX_RANK - s->rank;
+    memmove(&s->dims[count], &s->dims[0], (size_t)s->rank * sizeof s->dims[0]);
+    for (int i = 0; i < count; i++)
+        s->dims[i] = 1;
+    s->rank += count;
+}
+
+/* ---- the mutation catalogue ------------------------------------------- */
+
+/* One dim changed to a value that is neither the old one nor 1. */
+static void mutate_dim(bc_prng *r, bc_vector *c)
+{
+    int i = (int)bc_prng_below(r, (uint64_t)c->nshapes);
+    bc_shape *s = &c->shapes[i];
+    if (s->rank == 0)
+        return;
+    int k = (int)bc_prng_below(r, (uint64_t)s->rank);
+    int64_t old = s->dims[k];
+    int64_t d;
+    switch (bc_prng_below(r, 3)) {
+    case 0: d = 0; break;
+    case 1: d = old < INT64_MAX ? old + 1 : old - 1; break;
+    default: d = bc_prng_range(r, 2, 7); break;
+    }
+    if (d == old || d == 1)
+        d = old == 2 ? 3 : 2;
+    s->dims[k] = d;
+}
+
+static void mutate_negative(bc_prng *r, bc_vector *c)
+{
+    int i = (int)bc_prng_below(r, (uint64_t)c->nshapes);
+    bc_shape *s = &c->shapes[i];
+    if (s->rank == 0)
+        s->rank = 1;
+    int k = (int)bc_prng_below(r, (uint64_t)s->rank);
+    s->dims[k] = bc_prng_percent(r, 70) ? -1 : bc_prng_range(r, INT64_MIN, -2);
+}
+
+/* The operand that must be the smaller gets more axes than the other. */
+static void mutate_rank(bc_prng *r, bc_vector *c, int small, int big)
+{
+    int gap = c->shapes[big].rank - c->shapes[small].rank; /* < 0 if paddle swapped them */
+    int extra = (gap > 0 ? gap : 0) + 1 + (int)bc_prng_below(r, 2);
+    if (c->shapes[small].rank + extra > BC_MAX_RANK)
+        return;
+    prepend_ones(&c->shapes[small], extra);
+    if (bc_prng_percent(r, 50))
+        c->shapes[small].dims[0] = bc_prng_range(r, 2, 4);
+}
+
+/* ---- per rule ----------------------------------------------------------- */
+
+static void gen_nary(bc_prng *r, const bc_gen_request *req, const bc_shape *result, bc_vector *c)
+{
+    int lo = req->min_operands > 0 ? req->min_operands : 1;
+    int hi = req->max_operands > 0 ? req->max_operands : BC_MAX_OPERANDS;
+    int n;
+    int pick = (int)bc_prng_below(r, 100);
+    if (pick < 65)
+        n = 2;
+    else if (pick < 80)
+        n = 3;
+    else if (pick < 93)
+        n = (int)bc_prng_range(r, 1, 8);
+    else if (pick < 98)
+        n = (int)bc_prng_range(r, 9, BC_MAX_OPERANDS);
+    else
+        n = BC_MAX_OPERANDS;
+    n = n < lo ? lo : n > hi ? hi : n;
+    c->nshapes = n;
+    int ones = (int)bc_prng_range(r, 10, 60);
+    for (int i = 0; i < n; i++) {
+        if (req->rule == BC_RULE_NONE)
+            c->shapes[i] = *result;
+        else
+            derive(r, result, gen_keep(r, result->rank), ones, &c->shapes[i]);
+    }
+    /* Keep every result dim owned by some operand most of the time, so the
+     * result is the one we aimed at and a 1 really stretches. */
+    if (req->rule == BC_RULE_NUMPY && n > 0 && bc_prng_percent(r, 70)) {
+        int owner = (int)bc_prng_below(r, (uint64_t)n);
+        c->shapes[owner] = *result;
+    }
+}
+
+static void gen_pdpd(bc_prng *r, const bc_shape *a, bc_vector *c)
+{
+    static const bc_profile profiles[] = {BC_PROFILE_OPENVINO_DOC,
+                                          BC_PROFILE_OPENVINO_SHAPE_INFERENCE,
+                                          BC_PROFILE_PADDLE};
+    bc_profile profile = profiles[bc_prng_below(r, 3)];
+    int len = (int)bc_prng_below(r, (uint64_t)a->rank + 1);
+    int start = (int)bc_prng_below(r, (uint64_t)(a->rank - len) + 1);
+    bc_shape b;
+    b.rank = len;
+    for (int k = 0; k < len; k++)
+        b.dims[k] = bc_prng_percent(r, 30) ? 1 : a->dims[start + k];
+    int trailing = bc_prng_percent(r, 35) ? (int)bc_prng_range(r, 1, 2) : 0;
+    if (start + len + trailing > a->rank && bc_prng_percent(r, 50))
+        trailing = a->rank - start - len;
+    for (int t = 0; t < trailing && b.rank < BC_MAX_RANK; t++)
+        b.dims[b.rank++] = 1;
+    c->nshapes = 2;
+    c->shapes[0] = *a;
+    c->shapes[1] = b;
+    if (profile == BC_PROFILE_PADDLE && bc_prng_percent(r, 40)) {
+        /* Paddle stretches A too: set some of A's window dims to 1. */
+        for (int k = 0; k < len; k++)
+            if (c->shapes[1].dims[k] != 1 && bc_prng_percent(r, 40))
+                c->shapes[0].dims[start + k] = 1;
+        if (bc_prng_percent(r, 50)) { /* either operand may be the smaller */
+            c->shapes[0] = c->shapes[1];
+            c->shapes[1] = *a;
+        }
+    }
+    if (profile != BC_PROFILE_OPENVINO_DOC || bc_prng_percent(r, 30)) {
+        c->params.options |= BC_OPT_PROFILE;
+        c->params.profile = profile;
+    }
+    /* Name the axis unless the default gives the same start. */
+    int default_start = a->rank - b.rank;
+    if (start != default_start || bc_prng_percent(r, 25)) {
+        c->params.options |= BC_OPT_AXIS;
+        c->params.axis = start;
+    }
+}
+
+static void gen_explicit(bc_prng *r, const bc_shape *target, bc_vector *c)
+{
+    c->nshapes = 2;
+    c->shapes[1] = *target;
+    bc_shape *in = &c->shapes[0];
+    in->rank = 0;
+    if (bc_prng_percent(r, 50)) {
+        /* nGraph broadcast_axes: a subset of target axes, listed in any order. */
+        c->params.options |= BC_OPT_AXES;
+        c->params.naxes = 0;
+        for (int t = 0; t < target->rank; t++) {
+            if (bc_prng_percent(r, 40))
+                c->params.axes[c->params.naxes++] = t;
+            else
+                in->dims[in->rank++] = target->dims[t];
+        }
+        for (int j = c->params.naxes - 1; j > 0; j--) { /* shuffle */
+            int k = (int)bc_prng_below(r, (uint64_t)j + 1);
+            int64_t tmp = c->params.axes[j];
+            c->params.axes[j] = c->params.axes[k];
+            c->params.axes[k] = tmp;
+        }
+    } else {
+        /* OpenVINO axes_mapping: increasing target axes, input dims equal or 1. */
+        c->params.options |= BC_OPT_AXES_MAPPING;
+        c->params.naxes = 0;
+        for (int t = 0; t < target->rank; t++) {
+            if (bc_prng_percent(r, 55)) {
+                c->params.axes[c->params.naxes++] = t;
+                in->dims[in->rank++] = bc_prng_percent(r, 25) ? 1 : target->dims[t];
+            }
+        }
+    }
+}
+
+static void mutate_explicit(bc_prng *r, bc_vector *c)
+{
+    bc_params *p = &c->params;
+    int target_rank = c->shapes[1].rank;
+    switch (bc_prng_below(r, 4)) {
+    case 0: /* an axis out of range */
+        if (p->naxes > 0)
+            p->axes[bc_prng_below(r, (uint64_t)p->naxes)] =
+                bc_prng_percent(r, 50) ? target_rank + (int64_t)bc_prng_below(r, 3) : -1;
+        break;
+    case 1: /* an axis named twice */
+        if (p->naxes > 0 && p->naxes < BC_MAX_RANK && (p->options & BC_OPT_AXES)) {
+            p->axes[p->naxes] = p->axes[bc_prng_below(r, (uint64_t)p->naxes)];
+            p->naxes++;
+        } else if (p->naxes > 0 && p->naxes < BC_MAX_RANK && c->shapes[0].rank == p->naxes) {
+            /* axes_mapping: entry j again right after it, and input dim j again, so the
+             * count still fits and the duplicate check is the one that fires */
+            bc_shape *in = &c->shapes[0];
+            int j = (int)bc_prng_below(r, (uint64_t)p->naxes);
+            memmove(&p->axes[j + 1], &p->axes[j], (size_t)(p->naxes - j) * sizeof p->axes[0]);
+            p->naxes++;
+            memmove(&in->dims[j + 1], &in->dims[j], (size_t)(in->rank - j) * sizeof in->dims[0]);
+            in->rank++;
+        }
+        break;
+    case 2: /* two entries swapped: unsorted for axes_mapping */
+        if (p->naxes > 1) {
+            int j = (int)bc_prng_below(r, (uint64_t)p->naxes - 1);
+            int64_t tmp = p->axes[j];
+            p->axes[j] = p->axes[j + 1];
+            p->axes[j + 1] = tmp;
+        }
+        break;
+    default: /* one entry too many or too few */
+        if (p->naxes > 0 && bc_prng_percent(r, 50))
+            p->naxes--;
+        else if (p->naxes < BC_MAX_RANK)
+            p->axes[p->naxes++] = (int64_t)bc_prng_below(r, (uint64_t)target_rank + 1);
+        break;
+    }
+}
+
+void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
+{
+    const bc_rule rule = req->rule;
+    c->params = bc_params_for(rule);
+    c->nshapes = 0;
+    c->expect = BC_EXPECT_ANY_ERROR;
+    bc_shape result;
+    int max_rank = BC_MAX_RANK;
+    gen_result(r, gen_rank(r, max_rank), req->max_dim, &result);
+    switch (rule) {
+    case BC_RULE_NONE:
+    case BC_RULE_NUMPY:
+        gen_nary(r, req, &result, c);
+        break;
+    case BC_RULE_ONNX_UNI:
+    case BC_RULE_BROADCAST_TO: {
+        bc_shape small;
+        derive(r, &result, gen_keep(r, result.rank), (int)bc_prng_range(r, 10, 60), &small);
+        c->nshapes = 2;
+        /* onnx-uni: A then B; broadcast-to: input then target */
+        c->shapes[rule == BC_RULE_ONNX_UNI ? 0 : 1] = result;
+        c->shapes[rule == BC_RULE_ONNX_UNI ? 1 : 0] = small;
+        break;
+    }
+    case BC_RULE_BIDIRECTIONAL:
+        c->nshapes = 2;
+        for (int i = 0; i < 2; i++)
+            derive(r, &result, gen_keep(r, result.rank), (int)bc_prng_range(r, 10, 60),
+                   &c->shapes[i]);
+        break;
+    case BC_RULE_PDPD:
+        gen_pdpd(r, &result, c);
+        break;
+    default:
+        gen_explicit(r, &result, c);
+        break;
+    }
+    if (!bc_prng_percent(r, req->reject_percent))
+        return;
+    /* One mutation from the catalogue. */
+    int pick = (int)bc_prng_below(r, 100);
+    if (pick < 12) {
+        mutate_negative(r, c);
+    } else if (rule == BC_RULE_PDPD && pick < 40) {
+        if (bc_prng_percent(r, 50)) {
+            c->params.options |= BC_OPT_AXIS;
+            c->params.axis = bc_prng_percent(r, 50) ? -(int64_t)bc_prng_range(r, 2, 5)
+                                                    : c->shapes[0].rank + (int64_t)bc_prng_range(r, 1, 3);
+        } else {
+            mutate_rank(r, c, 1, 0);
+        }
+    } else if ((rule == BC_RULE_ONNX_UNI || rule == BC_RULE_BROADCAST_TO) && pick < 35) {
+        mutate_rank(r, c, rule == BC_RULE_ONNX_UNI ? 1 : 0, rule == BC_RULE_ONNX_UNI ? 0 : 1);
+    } else if (rule == BC_RULE_EXPLICIT && pick < 60) {
+        mutate_explicit(r, c);
+    } else if (rule == BC_RULE_NONE && pick < 30 && c->nshapes > 1) {
+        c->shapes[1].rank > 0 ? (void)c->shapes[1].rank-- : prepend_ones(&c->shapes[1], 1);
+    } else {
+        mutate_dim(r, c);
+    }
+}

@@ -1,0 +1,128 @@
+/*
+ * Private to properties/: the run result the reports read, coverage
+ * classes, and the pieces the runner is made of.
+ */
+#ifndef BROADCHECK_PROPERTIES_INTERNAL_H
+#define BROADCHECK_PROPERTIES_INTERNAL_H
+
+#include "broadcheck/properties.h"
+#include "prng.h"
+
+#define BC_MAX_PROPERTIES 32
+
+/* Coverage classes, counted per run from the cases actually checked (the
+ * reference's verdict on each), not from what a generator meant to make. */
+typedef enum bc_coverage {
+    BC_COV_ACCEPT,         /* the reference accepts the case */
+    BC_COV_REJECT,         /* the reference rejects it (per kind below) */
+    BC_COV_RANK_0,         /* some operand is a scalar */
+    BC_COV_SIZE_0,         /* some operand has a 0 dim */
+    BC_COV_STRETCH,        /* accepted, and some operand's 1 stretches to a dim != 1 */
+    BC_COV_STRETCH_FIRST,  /* ... at the result's first axis */
+    BC_COV_STRETCH_MIDDLE, /* ... at an axis strictly between first and last */
+    BC_COV_STRETCH_LAST,   /* ... at the result's last axis */
+    BC_COV_STRETCH_TO_0,   /* ... a 1 stretched to 0 */
+    BC_COV_RANK_GAP,       /* operands of different ranks */
+    BC_COV_MAX_RANK,       /* an operand of rank BC_MAX_RANK */
+    BC_COV_MANY_OPERANDS,  /* more than 2 operands */
+    BC_COV_MAX_OPERANDS,   /* exactly BC_MAX_OPERANDS operands */
+    BC_COV_HUGE_DIM,       /* a dim above 2^32 */
+    BC_COV_COUNT
+} bc_coverage;
+
+const char *bc_coverage_name(bc_coverage c);
+
+typedef struct bc_cell {
+    int selected;        /* the run checks this rule x property */
+    int64_t passed, failed, unsupported;
+    int failure;         /* index into failures[], or -1 */
+} bc_cell;
+
+typedef struct bc_failure {
+    int property;
+    bc_rule rule;
+    int64_t case_index;  /* within its cell's stream; -1 for a corpus line */
+    char *original;      /* the failing case as generated, a vector line */
+    char *minimal;       /* after shrinking, a vector line (reference's expectation) */
+    char *replay;        /* the command line that reproduces it */
+    char detail[512];    /* what disagreed, on the minimal case */
+    int shrink_calls;    /* SUT calls the shrink made */
+    int shrink_steps;    /* successful simplifications */
+} bc_failure;
+
+struct bc_run_result {
+    char broadcheck_version[32];
+    char sut_name[128];
+    char sut_version[128];
+    uint64_t seed;
+    int64_t cases;           /* per cell, as configured (0 with seconds) */
+    double seconds;          /* as configured */
+    int shard_index, shard_count, jobs;
+    double elapsed;          /* wall seconds */
+    int nproperties;
+    bc_cell cells[BC_RULE_COUNT][BC_MAX_PROPERTIES];
+    int64_t coverage[BC_COV_COUNT];
+    int64_t rejects[BC_ERR_KIND_COUNT]; /* reference rejections by kind */
+    int nfailures;
+    bc_failure *failures;
+    int64_t corpus_replayed; /* corpus lines run before generation */
+    int64_t corpus_failed;
+};
+
+/* The replay line of a failure. */
+char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
+
+#endif
+
+/* ---- properties (property.c) ----------------------------------------- */
+
+typedef enum bc_check {
+    BC_CHECK_PASS,
+    BC_CHECK_FAIL,
+    BC_CHECK_UNSUPPORTED /* the SUT declines a query the property needs */
+} bc_check;
+
+typedef struct bc_check_ctx {
+    const bc_sut *sut;
+    int64_t sut_calls; /* every query the property made */
+} bc_check_ctx;
+
+/* Generates the case that `property` checks on `rule` from r. */
+void bc_property_gen(int property, bc_rule rule, bc_prng *r, bc_vector *c);
+/* Checks one case; on failure writes what disagreed into detail. */
+bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                           size_t cap);
+
+/* ---- shrinking (shrink.c) --------------------------------------------- */
+
+/* Shrinks c, which fails `property` on ctx->sut, in place to a 1-minimal
+ * case: no single simplification (drop an operand, an axis, an option, an
+ * axes entry; lower a dim to 0, 1, 2, half or one less; a negative dim to
+ * -1) still fails.  Stops early after max_calls SUT calls.  Writes the
+ * failure detail of the final case; returns the simplifications made. */
+int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
+              size_t cap);
+
+/* ---- coverage (classify.c) ------------------------------------------- */
+
+/* Adds the classes of case c (judged by the reference) to the counters. */
+void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
+                 int64_t rejects[BC_ERR_KIND_COUNT]);
+
+/* ---- corpus (corpus.c) ------------------------------------------------ */
+
+#define BC_CORPUS_VERSION 1
+
+typedef struct bc_corpus {
+    int count;
+    char **lines; /* canonical vector lines */
+} bc_corpus;
+
+/* Reads a corpus; a missing file is an empty corpus.  Returns -1 with why
+ * (naming FILE:LINE) on a malformed line or a newer corpus version. */
+int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap);
+/* Appends the lines not already in the file, under an exclusive lock,
+ * each line in one write.  Returns -1 with why on failure. */
+int bc_corpus_append(const char *path, const char *const *lines, int count, char *why,
+                     size_t cap);
+void bc_corpus_free(bc_corpus *corpus);

@@ -1,0 +1,435 @@
+/*
+ * The properties: each one named, documented (what it checks and the bug it
+ * catches), and applied to the rules where it means something.
+ * Differential properties compare a SUT with the reference; metamorphic
+ * ones compare a SUT with itself under a transformation whose effect the
+ * rules fix, so they need no oracle and run on the reference too.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+#include "internal.h"
+
+#define R(rule) (1u << (rule))
+#define ALL_RULES ((1u << BC_RULE_COUNT) - 1)
+
+enum {
+    P_SHAPE_DIFFERENTIAL,
+    P_COMMUTATIVE,
+    P_ASSOCIATIVE,
+    P_IDENTITY,
+    P_PREPEND_ONES,
+    P_UNI_IMPLIES_NUMPY,
+    P_BIDIRECTIONAL_IS_NUMPY,
+    P_PDPD_IS_PADDED_NUMPY,
+    P_EXPLICIT_FORMS_AGREE,
+    P_COUNT
+};
+
+static const bc_property_info properties[P_COUNT] = {
+    [P_SHAPE_DIFFERENTIAL] = {
+        "shape-differential", "differential",
+        "The SUT accepts exactly the cases the reference accepts, with the same result shape, "
+        "and (where the SUT names one) the same error kind.",
+        "Any shape-rule bug: wrong stretch of 0, missing rank check, wrong axis default.",
+        ALL_RULES},
+    [P_COMMUTATIVE] = {
+        "commutative", "metamorphic",
+        "Reversing the operands of numpy (or swapping input and target of bidirectional) "
+        "changes neither acceptance nor the result shape.",
+        "Asymmetric code paths: operand 0 that cannot broadcast, a stretch only on one side.",
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL)},
+    [P_ASSOCIATIVE] = {
+        "associative", "metamorphic",
+        "numpy(numpy(a,b),c), numpy(a,numpy(b,c)) and numpy(a,b,c) agree.",
+        "n-ary broadcasting that differs from folding binary broadcasts.",
+        R(BC_RULE_NUMPY)},
+    [P_IDENTITY] = {
+        "identity", "metamorphic",
+        "Adding a scalar or an all-ones shape of no larger rank changes nothing.",
+        "Scalars and size-1 dims treated as real dims (a 1 that does not stretch).",
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL)},
+    [P_PREPEND_ONES] = {
+        "prepend-ones", "metamorphic",
+        "Prepending the same number of 1s to every operand only prepends 1s to the result.",
+        "Rank-dependent code paths, left alignment, off-by-one in rank differences.",
+        R(BC_RULE_NONE) | R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO) |
+            R(BC_RULE_BIDIRECTIONAL)},
+    [P_UNI_IMPLIES_NUMPY] = {
+        "uni-implies-numpy", "metamorphic",
+        "When onnx-uni accepts (A, B), numpy accepts it with result A; when broadcast-to "
+        "accepts (input, target), numpy gives the target.",
+        "A one-way rule more permissive than two-way broadcasting (a missing rank check).",
+        R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO)},
+    [P_BIDIRECTIONAL_IS_NUMPY] = {
+        "bidirectional-is-numpy", "metamorphic",
+        "bidirectional(input, target) equals numpy(input, target), acceptance and result.",
+        "Expand implemented as broadcast_to (or the reverse).",
+        R(BC_RULE_BIDIRECTIONAL)},
+    [P_PDPD_IS_PADDED_NUMPY] = {
+        "pdpd-is-padded-numpy", "metamorphic",
+        "pdpd equals numpy after the smaller operand is padded with 1s around the axis window "
+        "(after trimming, for openvino-doc).",
+        "B read at the wrong axis, trailing 1s not ignored, the default axis computed after "
+        "trimming.",
+        R(BC_RULE_PDPD)},
+    [P_EXPLICIT_FORMS_AGREE] = {
+        "explicit-forms-agree", "metamorphic",
+        "An explicit broadcast_axes case the SUT accepts is also accepted, with the same "
+        "result, in its axes_mapping spelling (the complement of the axes).",
+        "The two spellings of explicit broadcast implemented inconsistently.",
+        R(BC_RULE_EXPLICIT)},
+};
+
+const bc_property_info *bc_properties(int *count)
+{
+    *count = P_COUNT;
+    return properties;
+}
+
+int bc_property_from_name(const char *name)
+{
+    for (int i = 0; i < P_COUNT; i++)
+        if (strcmp(properties[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- generation -------------------------------------------------------- */
+
+void bc_property_gen(int property, bc_rule rule, bc_prng *r, bc_vector *c)
+{
+    bc_gen_request req = {rule, 0, 0, 30, 0};
+    switch (property) {
+    case P_ASSOCIATIVE:
+        req.min_operands = req.max_operands = 3;
+        break;
+    case P_SHAPE_DIFFERENTIAL:
+        req.reject_percent = 40;
+        break;
+    default:
+        break;
+    }
+    bc_gen_case(r, &req, c);
+}
+
+/* ---- asking the SUT ----------------------------------------------------- */
+
+static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
+                bc_sut_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    ctx->sut_calls++;
+    ctx->sut->ops->infer_shape(ctx->sut, p, n, shapes, a);
+}
+
+static void describe(const bc_sut_answer *a, char *buf, size_t cap)
+{
+    switch (a->status) {
+    case BC_SUT_OK:
+        bc_shape_format(&a->shape, buf, cap);
+        break;
+    case BC_SUT_REJECTED:
+        snprintf(buf, cap, "error%s%s", a->kind ? ":" : "", a->kind ? bc_error_kind_name(a->kind) : "");
+        break;
+    case BC_SUT_UNSUPPORTED:
+        snprintf(buf, cap, "unsupported");
+        break;
+    default:
+        snprintf(buf, cap, "internal error (%s)", a->message);
+        break;
+    }
+}
+
+/* Two answers agree: the same result shape, or both rejections. */
+static int agree(const bc_sut_answer *a, const bc_sut_answer *b)
+{
+    if (a->status == BC_SUT_OK && b->status == BC_SUT_OK)
+        return bc_shape_equal(&a->shape, &b->shape);
+    return a->status == BC_SUT_REJECTED && b->status == BC_SUT_REJECTED;
+}
+
+/* The common tail of a metamorphic property: both answers known, compare. */
+static bc_check compare(const bc_sut_answer *a, const char *what_a, const bc_sut_answer *b,
+                        const char *what_b, char *detail, size_t cap)
+{
+    if (a->status == BC_SUT_UNSUPPORTED || b->status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    if (a->status != BC_SUT_INTERNAL_ERROR && b->status != BC_SUT_INTERNAL_ERROR && agree(a, b))
+        return BC_CHECK_PASS;
+    char da[1400], db[1400];
+    describe(a, da, sizeof da);
+    describe(b, db, sizeof db);
+    snprintf(detail, cap, "%s gives %s but %s gives %s", what_a, da, what_b, db);
+    return BC_CHECK_FAIL;
+}
+
+/* ---- the checks ---------------------------------------------------------- */
+
+static bc_check shape_differential(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    bc_sut_answer a;
+    ask(ctx, &c->params, c->nshapes, c->shapes, &a);
+    if (a.status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    bc_shape want;
+    bc_error err;
+    bc_error_kind kind = bc_infer(&c->params, c->nshapes, c->shapes, &want, &err);
+    char got[1400], ref[1400];
+    describe(&a, got, sizeof got);
+    if (kind == BC_OK) {
+        if (a.status == BC_SUT_OK && bc_shape_equal(&a.shape, &want))
+            return BC_CHECK_PASS;
+        bc_shape_format(&want, ref, sizeof ref);
+        snprintf(detail, cap, "SUT gives %s, reference gives %s", got, ref);
+        return BC_CHECK_FAIL;
+    }
+    if (a.status == BC_SUT_REJECTED && (a.kind == BC_OK || a.kind == kind))
+        return BC_CHECK_PASS;
+    snprintf(detail, cap, "SUT gives %s, reference rejects: %s", got, err.message);
+    return BC_CHECK_FAIL;
+}
+
+static bc_check commutative(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    bc_shape rev[BC_VECTOR_MAX_SHAPES];
+    for (int i = 0; i < c->nshapes; i++)
+        rev[i] = c->shapes[c->nshapes - 1 - i];
+    bc_sut_answer a, b;
+    ask(ctx, &c->params, c->nshapes, c->shapes, &a);
+    ask(ctx, &c->params, c->nshapes, rev, &b);
+    return compare(&a, "the operands in order", &b, "the operands reversed", detail, cap);
+}
+
+static bc_check associative(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    if (c->nshapes != 3)
+        return BC_CHECK_UNSUPPORTED;
+    const bc_shape *x = c->shapes;
+    bc_sut_answer ab, bc_, left, right, all;
+    bc_shape pair[2];
+    pair[0] = x[0], pair[1] = x[1];
+    ask(ctx, &c->params, 2, pair, &ab);
+    pair[0] = x[1], pair[1] = x[2];
+    ask(ctx, &c->params, 2, pair, &bc_);
+    ask(ctx, &c->params, 3, x, &all);
+    if (ab.status == BC_SUT_UNSUPPORTED || bc_.status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    /* A rejected pair makes the fold reject; fold the accepted ones. */
+    left = ab;
+    if (ab.status == BC_SUT_OK) {
+        pair[0] = ab.shape, pair[1] = x[2];
+        ask(ctx, &c->params, 2, pair, &left);
+    }
+    right = bc_;
+    if (bc_.status == BC_SUT_OK) {
+        pair[0] = x[0], pair[1] = bc_.shape;
+        ask(ctx, &c->params, 2, pair, &right);
+    }
+    bc_check k = compare(&left, "numpy(numpy(a,b),c)", &right, "numpy(a,numpy(b,c))", detail, cap);
+    if (k != BC_CHECK_PASS || all.status == BC_SUT_UNSUPPORTED) /* 3 operands may be unsupported */
+        return k;
+    return compare(&left, "numpy(numpy(a,b),c)", &all, "numpy(a,b,c)", detail, cap);
+}
+
+static bc_check identity(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    /* numpy: one more operand, the scalar and then all ones of the largest
+     * rank; bidirectional: the target replaced by those, which gives the
+     * input itself.  Both choices follow from the case, so replay is exact. */
+    int n = c->nshapes, max_rank = 0;
+    for (int i = 0; i < n; i++)
+        if (c->shapes[i].rank > max_rank)
+            max_rank = c->shapes[i].rank;
+    if (c->params.rule == BC_RULE_BIDIRECTIONAL)
+        max_rank = c->shapes[0].rank;
+    bc_shape more[BC_VECTOR_MAX_SHAPES + 1];
+    memcpy(more, c->shapes, (size_t)n * sizeof *more);
+    bc_sut_answer base, with;
+    if (c->params.rule == BC_RULE_BIDIRECTIONAL) {
+        /* what bidirectional(input, ones) must give: the input, if valid */
+        ask(ctx, &c->params, 2, c->shapes, &base); /* queried for the call count's sake only */
+        base.status = BC_SUT_OK;
+        base.shape = c->shapes[0];
+        for (int k = 0; k < base.shape.rank; k++)
+            if (base.shape.dims[k] < 0)
+                base.status = BC_SUT_REJECTED;
+    } else {
+        if (n >= BC_MAX_OPERANDS)
+            return BC_CHECK_PASS; /* no room for another operand */
+        ask(ctx, &c->params, n, c->shapes, &base);
+    }
+    int slot = c->params.rule == BC_RULE_BIDIRECTIONAL ? 1 : n;
+    int count = c->params.rule == BC_RULE_BIDIRECTIONAL ? 2 : n + 1;
+    for (int variant = 0; variant < 2; variant++) {
+        bc_shape ones;
+        ones.rank = variant == 0 ? 0 : max_rank;
+        for (int k = 0; k < ones.rank; k++)
+            ones.dims[k] = 1;
+        more[slot] = ones;
+        ask(ctx, &c->params, count, more, &with);
+        bc_check k = compare(&base, variant ? "without the all-ones shape" : "without the scalar",
+                             &with, variant ? "with an all-ones shape of the largest rank"
+                                            : "with a scalar added", detail, cap);
+        if (k != BC_CHECK_PASS)
+            return k;
+    }
+    return BC_CHECK_PASS;
+}
+
+/* Prepends `count` 1s to s (count already fits the rank limit). */
+static void prepend(bc_shape *s, int count)
+{
+    memmove(&s->dims[count], &s->dims[0], (size_t)s->rank * sizeof s->dims[0]);
+    for (int i = 0; i < count; i++)
+        s->dims[i] = 1;
+    s->rank += count;
+}
+
+static bc_check prepend_ones(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    int max_rank = 0;
+    for (int i = 0; i < c->nshapes; i++)
+        if (c->shapes[i].rank > max_rank)
+            max_rank = c->shapes[i].rank;
+    int count = max_rank < BC_MAX_RANK ? (max_rank % 3) + 1 : 0;
+    if (count > BC_MAX_RANK - max_rank)
+        count = BC_MAX_RANK - max_rank;
+    if (count == 0)
+        return BC_CHECK_PASS; /* already at the rank limit */
+    bc_shape more[BC_VECTOR_MAX_SHAPES];
+    for (int i = 0; i < c->nshapes; i++) {
+        more[i] = c->shapes[i];
+        prepend(&more[i], count);
+    }
+    bc_sut_answer base, with;
+    ask(ctx, &c->params, c->nshapes, c->shapes, &base);
+    ask(ctx, &c->params, c->nshapes, more, &with);
+    if (base.status == BC_SUT_OK && base.shape.rank + count <= BC_MAX_RANK)
+        prepend(&base.shape, count); /* what the rules say the padded case gives */
+    char what[64];
+    snprintf(what, sizeof what, "every operand with %d leading 1s", count);
+    return compare(&base, "the operands, result with leading 1s", &with, what, detail, cap);
+}
+
+static bc_check uni_implies_numpy(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    bc_sut_answer uni, np;
+    ask(ctx, &c->params, c->nshapes, c->shapes, &uni);
+    if (uni.status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    if (uni.status == BC_SUT_INTERNAL_ERROR)
+        return compare(&uni, bc_rule_name(c->params.rule), &uni, "itself", detail, cap);
+    if (uni.status != BC_SUT_OK)
+        return BC_CHECK_PASS;
+    bc_params numpy = bc_params_for(BC_RULE_NUMPY);
+    ask(ctx, &numpy, 2, c->shapes, &np);
+    return compare(&uni, bc_rule_name(c->params.rule), &np, "numpy of the same shapes", detail,
+                   cap);
+}
+
+static bc_check bidirectional_is_numpy(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                       size_t cap)
+{
+    bc_sut_answer bi, np;
+    bc_params numpy = bc_params_for(BC_RULE_NUMPY);
+    ask(ctx, &c->params, c->nshapes, c->shapes, &bi);
+    ask(ctx, &numpy, c->nshapes, c->shapes, &np);
+    return compare(&bi, "bidirectional", &np, "numpy of the same shapes", detail, cap);
+}
+
+static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                     size_t cap)
+{
+    if (c->nshapes != 2)
+        return BC_CHECK_PASS; /* operand-count: nothing to pad */
+    const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
+    bc_profile profile = (c->params.options & BC_OPT_PROFILE) ? c->params.profile
+                                                              : BC_PROFILE_DEFAULT;
+    if (profile == BC_PROFILE_DEFAULT)
+        profile = BC_PROFILE_OPENVINO_DOC;
+    int paddle = profile == BC_PROFILE_PADDLE;
+    const bc_shape *large = (paddle && b->rank >= a->rank && a->rank != b->rank) ? b : a;
+    const bc_shape *small = large == a ? b : a;
+    if (!paddle && b->rank > a->rank)
+        return BC_CHECK_PASS; /* rank-too-large: no window to pad into */
+    int64_t axis = c->params.axis;
+    if (axis < -1)
+        return BC_CHECK_PASS;
+    if (axis == -1)
+        axis = large->rank - small->rank;
+    bc_shape window = *small;
+    if (profile == BC_PROFILE_OPENVINO_DOC)
+        while (window.rank > 0 && window.dims[window.rank - 1] == 1)
+            window.rank--;
+    if (axis > large->rank || axis + window.rank > large->rank)
+        return BC_CHECK_PASS; /* axis or window out of range: nothing to pad */
+    for (int k = 0; k < window.rank; k++)
+        if (window.dims[k] < 0)
+            return BC_CHECK_PASS;
+    /* Pad: `axis` leading 1s, then the window, then 1s up to the larger rank. */
+    bc_shape padded;
+    padded.rank = large->rank;
+    for (int r = 0; r < padded.rank; r++)
+        padded.dims[r] = (r >= axis && r < axis + window.rank) ? window.dims[r - axis] : 1;
+    bc_sut_answer pd, np;
+    bc_params numpy = bc_params_for(BC_RULE_NUMPY);
+    bc_shape pair[2] = {*large, padded};
+    ask(ctx, &c->params, 2, c->shapes, &pd);
+    ask(ctx, &numpy, 2, pair, &np);
+    if (pd.status == BC_SUT_UNSUPPORTED || np.status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    if (!paddle && np.status == BC_SUT_OK && !bc_shape_equal(&np.shape, a))
+        np.status = BC_SUT_REJECTED; /* only B stretches: numpy must give A */
+    if (profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE && pd.status == BC_SUT_REJECTED &&
+        np.status == BC_SUT_OK)
+        return BC_CHECK_PASS; /* this profile also refuses 1 onto 0: one way only */
+    return compare(&pd, "pdpd", &np, "numpy with the smaller operand padded around the axis",
+                   detail, cap);
+}
+
+static bc_check explicit_forms_agree(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                     size_t cap)
+{
+    if (!(c->params.options & BC_OPT_AXES) || (c->params.options & BC_OPT_AXES_MAPPING) ||
+        c->nshapes != 2)
+        return BC_CHECK_PASS; /* only the broadcast_axes spelling translates */
+    bc_sut_answer by_axes, by_mapping;
+    ask(ctx, &c->params, 2, c->shapes, &by_axes);
+    if (by_axes.status != BC_SUT_OK)
+        return by_axes.status == BC_SUT_UNSUPPORTED ? BC_CHECK_UNSUPPORTED : BC_CHECK_PASS;
+    bc_params mapping = bc_params_for(BC_RULE_EXPLICIT);
+    mapping.options = BC_OPT_AXES_MAPPING;
+    int is_axis[BC_MAX_RANK] = {0};
+    for (int j = 0; j < c->params.naxes; j++)
+        if (c->params.axes[j] >= 0 && c->params.axes[j] < BC_MAX_RANK)
+            is_axis[c->params.axes[j]] = 1;
+    for (int t = 0; t < c->shapes[1].rank; t++)
+        if (!is_axis[t])
+            mapping.axes[mapping.naxes++] = t;
+    ask(ctx, &mapping, 2, c->shapes, &by_mapping);
+    return compare(&by_axes, "explicit broadcast_axes", &by_mapping,
+                   "explicit axes_mapping of the other axes", detail, cap);
+}
+
+typedef bc_check (*check_fn)(bc_check_ctx *, const bc_vector *, char *, size_t);
+
+static const check_fn checks[P_COUNT] = {
+    [P_SHAPE_DIFFERENTIAL] = shape_differential,
+    [P_COMMUTATIVE] = commutative,
+    [P_ASSOCIATIVE] = associative,
+    [P_IDENTITY] = identity,
+    [P_PREPEND_ONES] = prepend_ones,
+    [P_UNI_IMPLIES_NUMPY] = uni_implies_numpy,
+    [P_BIDIRECTIONAL_IS_NUMPY] = bidirectional_is_numpy,
+    [P_PDPD_IS_PADDED_NUMPY] = pdpd_is_padded_numpy,
+    [P_EXPLICIT_FORMS_AGREE] = explicit_forms_agree,
+};
+
+bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                           size_t cap)
+{
+    detail[0] = '\0';
+    return checks[property](ctx, c, detail, cap);
+}

@@ -1,0 +1,1094 @@
+/*
+ * Reports: one bc_run_result turned into a human summary, a versioned JSON
+ * document (jansson), JUnit XML (libxml2's xmlTextWriter) and a Markdown
+ * certificate.  docs/REPORTS.md describes the JSON schema.
+ *
+ * Every report is first built whole in memory, then written to a temporary
+ * file beside its target, synced and renamed into place: a reader sees the
+ * old report or the new one, never a part.  Nothing here keeps state.
+ */
+#if !defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
+#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fchmod, gmtime_r */
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <libxml/xmlwriter.h>
+
+#include "internal.h"
+
+#define LL(x) ((long long)(x))
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static void set_why(char *why, size_t cap, const char *fmt, ...)
+{
+    if (!why || cap == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* A growing text buffer; `oom` sticks once an allocation failed. */
+typedef struct sbuf {
+    char *data;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_reserve(sbuf *b, size_t more)
+{
+    if (b->oom)
+        return;
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) {
+        b->oom = 1;
+        return;
+    }
+    b->data = d;
+    b->cap = cap;
+}
+
+static void sb_putn(sbuf *b, const char *s, size_t n)
+{
+    sb_reserve(b, n);
+    if (b->oom)
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    sb_reserve(b, (size_t)n);
+    if (b->oom)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one
+ * (overlong forms, surrogates and code points past U+10FFFF are not). */
+static int utf8_len(const unsigned char *s, unsigned *cp)
+{
+    unsigned c = s[0];
+    int n;
+    unsigned v, min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if ((c & 0xE0) == 0xC0) {
+        n = 2, v = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3, v = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4, v = c & 0x07, min = 0x10000;
+    } else {
+        return 0;
+    }
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+enum { CLEAN_JSON, CLEAN_XML, CLEAN_LINE };
+
+/* A copy of s (NULL: "") that is valid UTF-8, each bad byte replaced by
+ * '?'.  CLEAN_XML also replaces the characters XML 1.0 cannot hold;
+ * CLEAN_LINE every control character (newlines too), for one-line text. */
+static char *clean_text(const char *s, int mode)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t o = 0;
+    while (*p) {
+        unsigned cp;
+        int len = utf8_len(p, &cp);
+        if (len == 0) {
+            out[o++] = '?';
+            p++;
+            continue;
+        }
+        int bad = 0;
+        if (mode == CLEAN_XML)
+            bad = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE ||
+                  cp == 0xFFFF;
+        else if (mode == CLEAN_LINE)
+            bad = cp < 0x20 || cp == 0x7F;
+        if (bad) {
+            out[o++] = (mode == CLEAN_LINE && (cp == '\n' || cp == '\t')) ? ' ' : '?';
+        } else {
+            memcpy(out + o, p, (size_t)len);
+            o += (size_t)len;
+        }
+        p += len;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static const char *property_name(int i, char *buf, size_t cap)
+{
+    int n = 0;
+    const bc_property_info *info = bc_properties(&n);
+    if (info && i >= 0 && i < n && info[i].name)
+        return info[i].name;
+    snprintf(buf, cap, "property-%d", i);
+    return buf;
+}
+
+static int nprops(const bc_run_result *r)
+{
+    int n = r->nproperties;
+    if (n < 0)
+        n = 0;
+    return n > BC_MAX_PROPERTIES ? BC_MAX_PROPERTIES : n;
+}
+
+typedef enum verdict { V_PASS, V_FAIL, V_UNSUPPORTED } verdict;
+
+/* fail: some case failed; pass: none failed and some passed; unsupported:
+ * none failed and none passed (the SUT declined every case, or none ran).
+ * An unsupported case is never a pass. */
+static verdict cell_verdict(const bc_cell *c)
+{
+    if (c->failed > 0)
+        return V_FAIL;
+    return c->passed > 0 ? V_PASS : V_UNSUPPORTED;
+}
+
+static const char *verdict_name(verdict v)
+{
+    return v == V_FAIL ? "fail" : v == V_PASS ? "pass" : "unsupported";
+}
+
+typedef struct totals {
+    int64_t passed, failed, unsupported;
+    int cells, failed_cells, unsupported_cells;
+} totals;
+
+static totals count_totals(const bc_run_result *r)
+{
+    totals t = {0};
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < nprops(r); p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (!c->selected)
+                continue;
+            t.passed += c->passed;
+            t.failed += c->failed;
+            t.unsupported += c->unsupported;
+            t.cells++;
+            verdict v = cell_verdict(c);
+            t.failed_cells += v == V_FAIL;
+            t.unsupported_cells += v == V_UNSUPPORTED;
+        }
+    return t;
+}
+
+static int rule_selected(const bc_run_result *r, int rule)
+{
+    for (int p = 0; p < nprops(r); p++)
+        if (r->cells[rule][p].selected)
+            return 1;
+    return 0;
+}
+
+static int property_selected(const bc_run_result *r, int p)
+{
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        if (r->cells[rule][p].selected)
+            return 1;
+    return 0;
+}
+
+static void format_shard(const bc_run_result *r, char *buf, size_t cap)
+{
+    /* 1-based, as --shard K/N takes it */
+    snprintf(buf, cap, "%d/%d", r->shard_index + 1, r->shard_count > 0 ? r->shard_count : 1);
+}
+
+static double finite_or_zero(double x)
+{
+    return isfinite(x) ? x : 0.0;
+}
+
+/* ---- writing a file whole or not at all -------------------------------- */
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Syncs the directory holding path so that the rename itself is durable;
+ * best effort (some file systems refuse fsync on a directory). */
+static void sync_parent(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    if (!slash) {
+        dir = strdup(".");
+    } else if (slash == path) {
+        dir = strdup("/");
+    } else {
+        dir = malloc((size_t)(slash - path) + 1);
+        if (dir) {
+            memcpy(dir, path, (size_t)(slash - path));
+            dir[slash - path] = '\0';
+        }
+    }
+    if (!dir)
+        return;
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+static int write_atomic(const char *path, const char *what, const char *data, size_t len,
+                        char *why, size_t cap)
+{
+    if (!path || !*path) {
+        set_why(why, cap, "cannot write the %s report: no path given", what);
+        return -1;
+    }
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + sizeof suffix);
+    if (!tmp) {
+        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path);
+        return -1;
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, suffix, sizeof suffix);
+
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        set_why(why, cap, "cannot write %s report '%s': cannot create a temporary file beside it: %s%s",
+                what, path, strerror(e),
+                e == ENOENT ? " (does its directory exist?)" : "");
+        free(tmp);
+        return -1;
+    }
+
+    /* mkstemp makes the file 0600; a report is for reading.  Keep the mode
+     * of a report it replaces. */
+    mode_t mode = 0644;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        mode = st.st_mode & 07777;
+
+    const char *step;
+    if (fchmod(fd, mode) != 0) {
+        step = "setting the permissions of";
+        goto fail;
+    }
+    if (write_all(fd, data, len) != 0) {
+        step = "writing";
+        goto fail;
+    }
+    if (fsync(fd) != 0) {
+        step = "syncing";
+        goto fail;
+    }
+    int closing = fd;
+    fd = -1;
+    if (close(closing) != 0) {
+        step = "closing";
+        goto fail;
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        set_why(why, cap, "cannot write %s report '%s': cannot rename '%s' to it: %s%s", what,
+                path, tmp, strerror(e), e == EISDIR ? " (the path is a directory)" : "");
+        free(tmp);
+        return -1;
+    }
+    sync_parent(path);
+    free(tmp);
+    return 0;
+
+fail:;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    set_why(why, cap, "cannot write %s report '%s': %s the temporary file '%s' failed: %s",
+            what, path, step, tmp, strerror(e));
+    free(tmp);
+    return -1;
+}
+
+static int write_sbuf(sbuf *b, const char *path, const char *what, char *why, size_t cap)
+{
+    int rc;
+    if (b->oom || !b->data) {
+        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path ? path : "");
+        rc = -1;
+    } else {
+        rc = write_atomic(path, what, b->data, b->len, why, cap);
+    }
+    free(b->data);
+    b->data = NULL;
+    return rc;
+}
+
+/* ---- the summary ------------------------------------------------------- */
+
+/* Writes s with every line after the first indented, so that a value
+ * holding newlines stays inside its block. */
+static void sb_indented(sbuf *b, const char *s, const char *indent)
+{
+    if (!s) {
+        sb_puts(b, "(none)");
+        return;
+    }
+    char *c = clean_text(s, CLEAN_XML); /* no terminal escapes, valid UTF-8 */
+    if (!c) {
+        b->oom = 1;
+        return;
+    }
+    for (const char *p = c; *p; p++) {
+        sb_putn(b, p, 1);
+        if (*p == '\n' && p[1])
+            sb_puts(b, indent);
+    }
+    free(c);
+}
+
+static void cell_text(const bc_cell *c, char *buf, size_t cap)
+{
+    if (!c->selected) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    int n;
+    switch (cell_verdict(c)) {
+    case V_FAIL:
+        n = snprintf(buf, cap, "FAIL %lld/%lld", LL(c->failed), LL(c->failed + c->passed));
+        break;
+    case V_PASS:
+        n = snprintf(buf, cap, "pass %lld", LL(c->passed));
+        break;
+    default:
+        n = snprintf(buf, cap, "unsup %lld", LL(c->unsupported));
+        return;
+    }
+    if (c->unsupported > 0 && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " (+%lld unsup)", LL(c->unsupported));
+}
+
+static void build_summary(const bc_run_result *r, sbuf *b)
+{
+    char shard[48], pbuf[32], cell[96];
+    format_shard(r, shard, sizeof shard);
+    sb_printf(b, "broadcheck %s: sut %s %s\nseed %" PRIu64 ", ", r->broadcheck_version,
+              r->sut_name, r->sut_version, r->seed);
+    if (r->cases <= 0 && r->seconds > 0)
+        sb_printf(b, "%g seconds", r->seconds);
+    else
+        sb_printf(b, "%lld cases per cell", LL(r->cases));
+    sb_printf(b, ", shard %s, jobs %d, %.2f s elapsed\n", shard, r->jobs, r->elapsed);
+
+    /* The matrix: one block per rule, one line per property. */
+    int np = nprops(r);
+    int width = 8;
+    for (int p = 0; p < np; p++)
+        if (property_selected(r, p)) {
+            int w = (int)strlen(property_name(p, pbuf, sizeof pbuf));
+            if (w > width)
+                width = w > 40 ? 40 : w;
+        }
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++) {
+        if (!rule_selected(r, rule))
+            continue;
+        int pass = 0, fail = 0, unsup = 0;
+        for (int p = 0; p < np; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (!c->selected)
+                continue;
+            verdict v = cell_verdict(c);
+            pass += v == V_PASS, fail += v == V_FAIL, unsup += v == V_UNSUPPORTED;
+        }
+        sb_printf(b, "\nrule %s: %d pass, %d FAIL, %d unsupported\n", bc_rule_name((bc_rule)rule),
+                  pass, fail, unsup);
+        for (int p = 0; p < np; p++) {
+            if (!property_selected(r, p))
+                continue;
+            cell_text(&r->cells[rule][p], cell, sizeof cell);
+            sb_printf(b, "  %-*s  %s\n", width, property_name(p, pbuf, sizeof pbuf), cell);
+        }
+    }
+
+    sb_puts(b, "\ncoverage (cases checked):\n");
+    for (int c = 0; c < BC_COV_COUNT; c++)
+        sb_printf(b, "  %-16s %lld\n", bc_coverage_name((bc_coverage)c), LL(r->coverage[c]));
+    sb_puts(b, "reference rejections by kind:\n");
+    int any_reject = 0;
+    for (int k = 1; k < BC_ERR_KIND_COUNT; k++)
+        if (r->rejects[k] > 0) {
+            sb_printf(b, "  %-20s %lld\n", bc_error_kind_name((bc_error_kind)k), LL(r->rejects[k]));
+            any_reject = 1;
+        }
+    if (!any_reject)
+        sb_puts(b, "  (none)\n");
+    if (r->corpus_replayed > 0 || r->corpus_failed > 0)
+        sb_printf(b, "corpus: %lld replayed, %lld failed\n", LL(r->corpus_replayed),
+                  LL(r->corpus_failed));
+
+    for (int i = 0; i < r->nfailures && r->failures; i++) {
+        const bc_failure *f = &r->failures[i];
+        sb_printf(b, "\nFAIL %s on %s (", property_name(f->property, pbuf, sizeof pbuf),
+                  bc_rule_name(f->rule));
+        if (f->case_index < 0)
+            sb_puts(b, "corpus line)\n");
+        else
+            sb_printf(b, "case %lld)\n", LL(f->case_index));
+        sb_puts(b, "  minimal:  ");
+        sb_indented(b, f->minimal, "            ");
+        sb_puts(b, "\n  original: ");
+        sb_indented(b, f->original, "            ");
+        sb_puts(b, "\n  detail:   ");
+        sb_indented(b, f->detail, "            ");
+        sb_printf(b, "\n  shrink:   %d SUT calls, %d steps\n  replay:   ", f->shrink_calls,
+                  f->shrink_steps);
+        sb_indented(b, f->replay, "            ");
+        sb_puts(b, "\n");
+    }
+
+    totals t = count_totals(r);
+    sb_printf(b, "\n%lld passed, %lld failed, %lld unsupported\n", LL(t.passed), LL(t.failed),
+              LL(t.unsupported));
+}
+
+void bc_report_summary(const bc_run_result *r, FILE *out)
+{
+    if (!r || !out)
+        return;
+    sbuf b = {0};
+    build_summary(r, &b);
+    if (b.oom || !b.data)
+        fputs("broadcheck: out of memory writing the summary\n", out);
+    else
+        fwrite(b.data, 1, b.len, out);
+    fflush(out);
+    free(b.data);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/* A JSON string of s (valid UTF-8 forced), or null for NULL. */
+static json_t *jstr(const char *s)
+{
+    if (!s)
+        return json_null();
+    char *c = clean_text(s, CLEAN_JSON);
+    if (!c)
+        return NULL;
+    json_t *j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* Sets key; a NULL value (out of memory) counts as an error. */
+static void jset(json_t *obj, const char *key, json_t *value, int *bad)
+{
+    if (!obj || json_object_set_new(obj, key, value) != 0)
+        *bad = 1;
+}
+
+static void jappend(json_t *arr, json_t *value, int *bad)
+{
+    if (!arr || json_array_append_new(arr, value) != 0)
+        *bad = 1;
+}
+
+static json_t *build_json(const bc_run_result *r)
+{
+    int bad = 0;
+    char buf[64], pbuf[32];
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    jset(root, "schema", json_string("broadcheck-report"), &bad);
+    jset(root, "schema_version", json_integer(BC_REPORT_SCHEMA_VERSION), &bad);
+    jset(root, "broadcheck_version", jstr(r->broadcheck_version), &bad);
+
+    json_t *sut = json_object();
+    jset(sut, "name", jstr(r->sut_name), &bad);
+    jset(sut, "version", jstr(r->sut_version), &bad);
+    jset(root, "sut", sut, &bad);
+
+    json_t *config = json_object();
+    snprintf(buf, sizeof buf, "%" PRIu64, r->seed);
+    jset(config, "seed", json_string(buf), &bad);
+    jset(config, "cases", json_integer(r->cases), &bad);
+    jset(config, "seconds", json_real(finite_or_zero(r->seconds)), &bad);
+    format_shard(r, buf, sizeof buf);
+    jset(config, "shard", json_string(buf), &bad);
+    jset(config, "jobs", json_integer(r->jobs), &bad);
+    jset(root, "config", config, &bad);
+
+    jset(root, "elapsed_seconds", json_real(finite_or_zero(r->elapsed)), &bad);
+
+    totals t = count_totals(r);
+    json_t *tot = json_object();
+    jset(tot, "passed", json_integer(t.passed), &bad);
+    jset(tot, "failed", json_integer(t.failed), &bad);
+    jset(tot, "unsupported", json_integer(t.unsupported), &bad);
+    jset(root, "totals", tot, &bad);
+
+    json_t *cells = json_array();
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < nprops(r); p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (!c->selected)
+                continue;
+            json_t *cell = json_object();
+            jset(cell, "rule", json_string(bc_rule_name((bc_rule)rule)), &bad);
+            jset(cell, "property", jstr(property_name(p, pbuf, sizeof pbuf)), &bad);
+            jset(cell, "passed", json_integer(c->passed), &bad);
+            jset(cell, "failed", json_integer(c->failed), &bad);
+            jset(cell, "unsupported", json_integer(c->unsupported), &bad);
+            jset(cell, "verdict", json_string(verdict_name(cell_verdict(c))), &bad);
+            jappend(cells, cell, &bad);
+        }
+    jset(root, "cells", cells, &bad);
+
+    json_t *cov = json_object();
+    for (int c = 0; c < BC_COV_COUNT; c++)
+        jset(cov, bc_coverage_name((bc_coverage)c), json_integer(r->coverage[c]), &bad);
+    jset(root, "coverage", cov, &bad);
+
+    json_t *rejects = json_object();
+    for (int k = 1; k < BC_ERR_KIND_COUNT; k++)
+        jset(rejects, bc_error_kind_name((bc_error_kind)k), json_integer(r->rejects[k]), &bad);
+    jset(root, "rejects", rejects, &bad);
+
+    json_t *corpus = json_object();
+    jset(corpus, "replayed", json_integer(r->corpus_replayed), &bad);
+    jset(corpus, "failed", json_integer(r->corpus_failed), &bad);
+    jset(root, "corpus", corpus, &bad);
+
+    json_t *failures = json_array();
+    for (int i = 0; i < r->nfailures && r->failures; i++) {
+        const bc_failure *f = &r->failures[i];
+        json_t *jf = json_object();
+        jset(jf, "rule", json_string(bc_rule_name(f->rule)), &bad);
+        jset(jf, "property", jstr(property_name(f->property, pbuf, sizeof pbuf)), &bad);
+        jset(jf, "case_index", json_integer(f->case_index), &bad);
+        jset(jf, "original", jstr(f->original), &bad);
+        jset(jf, "minimal", jstr(f->minimal), &bad);
+        jset(jf, "detail", jstr(f->detail), &bad);
+        jset(jf, "replay", jstr(f->replay), &bad);
+        jset(jf, "shrink_calls", json_integer(f->shrink_calls), &bad);
+        jset(jf, "shrink_steps", json_integer(f->shrink_steps), &bad);
+        jappend(failures, jf, &bad);
+    }
+    jset(root, "failures", failures, &bad);
+
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+int bc_report_json(const bc_run_result *r, const char *path, char *why, size_t cap)
+{
+    if (!r) {
+        set_why(why, cap, "cannot write JSON report: no run result");
+        return -1;
+    }
+    json_t *root = build_json(r);
+    char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+    json_decref(root);
+    sbuf b = {0};
+    if (text) {
+        sb_puts(&b, text);
+        sb_puts(&b, "\n");
+        free(text);
+    } else {
+        b.oom = 1;
+    }
+    return write_sbuf(&b, path, "JSON", why, cap);
+}
+
+/* ---- JUnit XML --------------------------------------------------------- */
+
+/* Each helper adds a failed libxml2 call to *bad. */
+static void x_start(xmlTextWriterPtr w, const char *name, int *bad)
+{
+    if (xmlTextWriterStartElement(w, BAD_CAST name) < 0)
+        *bad = 1;
+}
+
+static void x_end(xmlTextWriterPtr w, int *bad)
+{
+    if (xmlTextWriterEndElement(w) < 0)
+        *bad = 1;
+}
+
+static void x_attr(xmlTextWriterPtr w, const char *name, const char *value, int *bad)
+{
+    char *c = clean_text(value, CLEAN_XML);
+    if (!c || xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST c) < 0)
+        *bad = 1;
+    free(c);
+}
+
+static void x_attr_int(xmlTextWriterPtr w, const char *name, long long value, int *bad)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", value);
+    x_attr(w, name, buf, bad);
+}
+
+static void x_text(xmlTextWriterPtr w, const char *text, int *bad)
+{
+    char *c = clean_text(text, CLEAN_XML);
+    if (!c || xmlTextWriterWriteString(w, BAD_CAST c) < 0)
+        *bad = 1;
+    free(c);
+}
+
+static void x_property(xmlTextWriterPtr w, const char *name, const char *value, int *bad)
+{
+    x_start(w, "property", bad);
+    x_attr(w, "name", name, bad);
+    x_attr(w, "value", value, bad);
+    x_end(w, bad);
+}
+
+static void build_junit_suite(const bc_run_result *r, int rule, xmlTextWriterPtr w, int *bad)
+{
+    char name[96], buf[64], pbuf[32];
+    int tests = 0, failures = 0, skipped = 0;
+    for (int p = 0; p < nprops(r); p++) {
+        const bc_cell *c = &r->cells[rule][p];
+        if (!c->selected)
+            continue;
+        tests++;
+        verdict v = cell_verdict(c);
+        failures += v == V_FAIL;
+        skipped += v == V_UNSUPPORTED;
+    }
+    snprintf(name, sizeof name, "broadcheck.%s", bc_rule_name((bc_rule)rule));
+    x_start(w, "testsuite", bad);
+    x_attr(w, "name", name, bad);
+    x_attr_int(w, "tests", tests, bad);
+    x_attr_int(w, "failures", failures, bad);
+    x_attr_int(w, "errors", 0, bad);
+    x_attr_int(w, "skipped", skipped, bad);
+
+    x_start(w, "properties", bad);
+    snprintf(buf, sizeof buf, "%" PRIu64, r->seed);
+    x_property(w, "seed", buf, bad);
+    x_property(w, "sut", r->sut_name, bad);
+    x_property(w, "sut_version", r->sut_version, bad);
+    x_property(w, "broadcheck_version", r->broadcheck_version, bad);
+    snprintf(buf, sizeof buf, "%lld", LL(r->cases));
+    x_property(w, "cases", buf, bad);
+    snprintf(buf, sizeof buf, "%g", finite_or_zero(r->seconds));
+    x_property(w, "seconds", buf, bad);
+    format_shard(r, buf, sizeof buf);
+    x_property(w, "shard", buf, bad);
+    x_end(w, bad);
+
+    for (int p = 0; p < nprops(r); p++) {
+        const bc_cell *c = &r->cells[rule][p];
+        if (!c->selected)
+            continue;
+        const char *prop = property_name(p, pbuf, sizeof pbuf);
+        x_start(w, "testcase", bad);
+        x_attr(w, "name", prop, bad);
+        x_attr(w, "classname", name, bad);
+        verdict v = cell_verdict(c);
+        const bc_failure *f = NULL;
+        if (c->failure >= 0 && c->failure < r->nfailures && r->failures)
+            f = &r->failures[c->failure];
+        if (v == V_FAIL) {
+            x_start(w, "failure", bad);
+            char msg[160];
+            snprintf(msg, sizeof msg, "%lld of %lld cases failed", LL(c->failed),
+                     LL(c->failed + c->passed));
+            x_attr(w, "message", f ? f->detail : msg, bad);
+            x_attr(w, "type", prop, bad);
+            sbuf t = {0};
+            sb_printf(&t, "%s\n", msg);
+            if (f) {
+                sb_printf(&t, "minimal:  %s\noriginal: %s\n", f->minimal ? f->minimal : "(none)",
+                          f->original ? f->original : "(none)");
+                if (f->case_index >= 0)
+                    sb_printf(&t, "case:     %lld\n", LL(f->case_index));
+                else
+                    sb_puts(&t, "case:     a corpus line\n");
+                sb_printf(&t, "detail:   %s\nshrink:   %d SUT calls, %d steps\nreplay:   %s\n",
+                          f->detail, f->shrink_calls, f->shrink_steps,
+                          f->replay ? f->replay : "(none)");
+            }
+            if (t.oom)
+                *bad = 1;
+            else
+                x_text(w, t.data, bad);
+            free(t.data);
+            x_end(w, bad);
+        } else if (v == V_UNSUPPORTED) {
+            char msg[160];
+            if (c->unsupported > 0)
+                snprintf(msg, sizeof msg, "unsupported by the SUT: %lld cases, none checked",
+                         LL(c->unsupported));
+            else
+                snprintf(msg, sizeof msg, "no case ran");
+            x_start(w, "skipped", bad);
+            x_attr(w, "message", msg, bad);
+            x_end(w, bad);
+        } else {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%lld cases passed, %lld unsupported\n", LL(c->passed),
+                     LL(c->unsupported));
+            x_start(w, "system-out", bad);
+            x_text(w, msg, bad);
+            x_end(w, bad);
+        }
+        x_end(w, bad); /* testcase */
+    }
+    x_end(w, bad); /* testsuite */
+}
+
+int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t cap)
+{
+    if (!r) {
+        set_why(why, cap, "cannot write JUnit report: no run result");
+        return -1;
+    }
+    int bad = 0;
+    xmlBufferPtr xbuf = xmlBufferCreate();
+    xmlTextWriterPtr w = xbuf ? xmlNewTextWriterMemory(xbuf, 0) : NULL;
+    if (!w) {
+        if (xbuf)
+            xmlBufferFree(xbuf);
+        set_why(why, cap, "cannot write JUnit report '%s': out of memory", path ? path : "");
+        return -1;
+    }
+    if (xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0)
+        bad = 1;
+    if (xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0)
+        bad = 1;
+
+    totals t = count_totals(r);
+    x_start(w, "testsuites", &bad);
+    x_attr(w, "name", "broadcheck", &bad);
+    x_attr_int(w, "tests", t.cells, &bad);
+    x_attr_int(w, "failures", t.failed_cells, &bad);
+    x_attr_int(w, "errors", 0, &bad);
+    x_attr_int(w, "skipped", t.unsupported_cells, &bad);
+    char tbuf[48];
+    snprintf(tbuf, sizeof tbuf, "%.3f", finite_or_zero(r->elapsed));
+    x_attr(w, "time", tbuf, &bad);
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        if (rule_selected(r, rule))
+            build_junit_suite(r, rule, w, &bad);
+    x_end(w, &bad);
+    if (xmlTextWriterEndDocument(w) < 0)
+        bad = 1;
+    xmlFreeTextWriter(w); /* flushes into xbuf */
+
+    sbuf b = {0};
+    if (bad)
+        b.oom = 1;
+    else
+        sb_putn(&b, (const char *)xmlBufferContent(xbuf), (size_t)xmlBufferLength(xbuf));
+    xmlBufferFree(xbuf);
+    if (bad) {
+        set_why(why, cap, "cannot write JUnit report '%s': building the XML failed",
+                path ? path : "");
+        free(b.data);
+        return -1;
+    }
+    return write_sbuf(&b, path, "JUnit", why, cap);
+}
+
+/* ---- the Markdown certificate ------------------------------------------ */
+
+/* Inline Markdown text: one line, its markup characters escaped. */
+static void md_inline(sbuf *b, const char *s)
+{
+    char *c = clean_text(s, CLEAN_LINE);
+    if (!c) {
+        b->oom = 1;
+        return;
+    }
+    for (const char *p = c; *p; p++) {
+        if (strchr("\\`*_[]<>|~&", *p))
+            sb_putn(b, "\\", 1);
+        sb_putn(b, p, 1);
+    }
+    free(c);
+}
+
+/* A fenced code block holding s verbatim, its fence longer than any run
+ * of backticks inside. */
+static void md_code(sbuf *b, const char *s, const char *lang)
+{
+    char *c = clean_text(s ? s : "(none)", CLEAN_XML);
+    if (!c) {
+        b->oom = 1;
+        return;
+    }
+    int run = 0, longest = 0;
+    for (const char *p = c; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    int fence = longest >= 3 ? longest + 1 : 3;
+    for (int i = 0; i < fence; i++)
+        sb_puts(b, "`");
+    sb_printf(b, "%s\n%s", lang, c);
+    if (!*c || c[strlen(c) - 1] != '\n')
+        sb_puts(b, "\n");
+    for (int i = 0; i < fence; i++)
+        sb_puts(b, "`");
+    sb_puts(b, "\n");
+    free(c);
+}
+
+static void build_certificate(const bc_run_result *r, sbuf *b)
+{
+    char pbuf[32], shard[48], date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else
+        snprintf(date, sizeof date, "unknown");
+    format_shard(r, shard, sizeof shard);
+    totals t = count_totals(r);
+    int np = nprops(r);
+
+    sb_puts(b, "# broadcheck certificate: ");
+    md_inline(b, r->sut_name);
+    sb_puts(b, " ");
+    md_inline(b, r->sut_version);
+    sb_puts(b, "\n\n");
+
+    sb_printf(b, "- **Date (UTC):** %s\n", date);
+    sb_puts(b, "- **broadcheck version:** ");
+    md_inline(b, r->broadcheck_version);
+    sb_puts(b, "\n- **System under test:** ");
+    md_inline(b, r->sut_name);
+    sb_puts(b, " ");
+    md_inline(b, r->sut_version);
+    sb_printf(b, "\n- **Seed:** `%" PRIu64 "`\n", r->seed);
+    if (r->cases <= 0 && r->seconds > 0)
+        sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
+    else
+        sb_printf(b, "- **Cases per rule x property:** %lld\n", LL(r->cases));
+    sb_printf(b, "- **Shard:** %s (0-based index / count), **jobs:** %d, **elapsed:** %.2f s\n",
+              shard, r->jobs, r->elapsed);
+    if (r->corpus_replayed > 0 || r->corpus_failed > 0)
+        sb_printf(b, "- **Corpus:** %lld lines replayed, %lld failed\n", LL(r->corpus_replayed),
+                  LL(r->corpus_failed));
+    sb_puts(b, "\n");
+
+    int nfail = t.failed_cells > 0 ? t.failed_cells : (int)r->corpus_failed;
+    int certified = t.failed == 0 && r->corpus_failed == 0 && t.passed > 0;
+    if (certified)
+        sb_printf(b, "## Verdict: CERTIFIED\n\nEvery property passed on every rule checked "
+                     "(%lld cases passed in %d rule x property cells).\n\n",
+                  LL(t.passed), t.cells - t.unsupported_cells);
+    else if (t.failed == 0 && r->corpus_failed == 0)
+        sb_puts(b, "## Verdict: NOT CERTIFIED: nothing was checked\n\n"
+                   "No case passed: every selected cell was unsupported or empty.\n\n");
+    else
+        sb_printf(b, "## Verdict: NOT CERTIFIED: %d failure%s\n\n"
+                     "%d of %d rule x property cells failed (%lld failing cases, %lld "
+                     "passing).\n\n",
+                  nfail, nfail == 1 ? "" : "s", t.failed_cells, t.cells,
+                  LL(t.failed), LL(t.passed));
+
+    sb_printf(b, "## Replaying this run\n\n"
+                 "The same broadcheck version, SUT, seed, case count (or time budget) and "
+                 "shard give the same cases, counts and case ids, whatever the number of "
+                 "jobs: rerun with seed `%" PRIu64 "`, ",
+              r->seed);
+    if (r->cases <= 0 && r->seconds > 0)
+        sb_printf(b, "%g seconds", r->seconds);
+    else
+        sb_printf(b, "%lld cases per cell", LL(r->cases));
+    sb_printf(b, " and shard `%s`, selecting the rules and properties of the table below. "
+                 "Each failure below has its own replay line.\n\n",
+              shard);
+
+    sb_puts(b, "## Results\n\n| rule |");
+    for (int p = 0; p < np; p++)
+        if (property_selected(r, p)) {
+            sb_puts(b, " ");
+            md_inline(b, property_name(p, pbuf, sizeof pbuf));
+            sb_puts(b, " |");
+        }
+    sb_puts(b, "\n|---|");
+    for (int p = 0; p < np; p++)
+        if (property_selected(r, p))
+            sb_puts(b, "---|");
+    sb_puts(b, "\n");
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++) {
+        if (!rule_selected(r, rule))
+            continue;
+        sb_puts(b, "| ");
+        md_inline(b, bc_rule_name((bc_rule)rule));
+        sb_puts(b, " |");
+        for (int p = 0; p < np; p++) {
+            if (!property_selected(r, p))
+                continue;
+            const bc_cell *c = &r->cells[rule][p];
+            if (!c->selected)
+                sb_puts(b, " – |");
+            else if (cell_verdict(c) == V_FAIL)
+                sb_printf(b, " ❌ %lld/%lld |", LL(c->failed), LL(c->failed + c->passed));
+            else if (cell_verdict(c) == V_PASS)
+                sb_printf(b, " ✅ %lld |", LL(c->passed));
+            else
+                sb_puts(b, " unsupported |");
+        }
+        sb_puts(b, "\n");
+    }
+    sb_printf(b, "\n✅ N: N cases passed. ❌ n/N: n of N checked cases failed. unsupported: the "
+                 "SUT declined every case. –: not selected.\n\n"
+                 "Totals: %lld passed, %lld failed, %lld unsupported.\n\n",
+              LL(t.passed), LL(t.failed), LL(t.unsupported));
+
+    sb_puts(b, "## Coverage\n\n| class | cases |\n|---|---:|\n");
+    for (int c = 0; c < BC_COV_COUNT; c++)
+        sb_printf(b, "| %s | %lld |\n", bc_coverage_name((bc_coverage)c), LL(r->coverage[c]));
+    sb_puts(b, "\n| reference rejection | cases |\n|---|---:|\n");
+    for (int k = 1; k < BC_ERR_KIND_COUNT; k++)
+        sb_printf(b, "| %s | %lld |\n", bc_error_kind_name((bc_error_kind)k), LL(r->rejects[k]));
+    sb_puts(b, "\n");
+
+    sb_puts(b, "## Failures\n\n");
+    if (r->nfailures <= 0 || !r->failures)
+        sb_puts(b, "None.\n\n");
+    for (int i = 0; i < r->nfailures && r->failures; i++) {
+        const bc_failure *f = &r->failures[i];
+        sb_printf(b, "### %d. ", i + 1);
+        md_inline(b, property_name(f->property, pbuf, sizeof pbuf));
+        sb_puts(b, " on ");
+        md_inline(b, bc_rule_name(f->rule));
+        if (f->case_index >= 0)
+            sb_printf(b, " (case %lld)\n\n", LL(f->case_index));
+        else
+            sb_puts(b, " (corpus line)\n\n");
+        sb_puts(b, "What disagreed:\n\n");
+        md_code(b, f->detail, "");
+        sb_printf(b, "\nMinimal case (after %d SUT calls, %d simplifications):\n\n",
+                  f->shrink_calls, f->shrink_steps);
+        md_code(b, f->minimal, "");
+        sb_puts(b, "\nOriginal case:\n\n");
+        md_code(b, f->original, "");
+        sb_puts(b, "\nReplay:\n\n");
+        md_code(b, f->replay, "sh");
+        sb_puts(b, "\n");
+    }
+
+    sb_puts(b, "## What was not checked\n\n");
+    int any = 0;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < np; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (!c->selected || (c->unsupported <= 0 && cell_verdict(c) != V_UNSUPPORTED))
+                continue;
+            any = 1;
+            sb_puts(b, "- ");
+            md_inline(b, property_name(p, pbuf, sizeof pbuf));
+            sb_puts(b, " on ");
+            md_inline(b, bc_rule_name((bc_rule)rule));
+            if (cell_verdict(c) == V_UNSUPPORTED)
+                sb_printf(b, ": unsupported (%lld cases declined by the SUT, none checked)\n",
+                          LL(c->unsupported));
+            else
+                sb_printf(b, ": %lld of its cases were unsupported and not checked\n",
+                          LL(c->unsupported));
+        }
+    if (!any)
+        sb_puts(b, "Every selected cell was checked; no case was unsupported.\n");
+    sb_puts(b, "\nRule x property cells marked – were not selected for this run and were not "
+               "checked.\n");
+}
+
+int bc_report_certificate(const bc_run_result *r, const char *path, char *why, size_t cap)
+{
+    if (!r) {
+        set_why(why, cap, "cannot write certificate: no run result");
+        return -1;
+    }
+    sbuf b = {0};
+    build_certificate(r, &b);
+    return write_sbuf(&b, path, "certificate", why, cap);
+}

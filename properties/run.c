@@ -1,0 +1,448 @@
+/*
+ * The runner.  Every rule x property cell has its own stream of cases; case
+ * i of a cell is generated from (seed, cell, i) alone, so counts, case ids
+ * and failures are the same for any --jobs and the shards of --shard K/N
+ * add up to the whole.  Workers take chunks of a cell; after they finish,
+ * the first failing case (lowest id) of each cell is shrunk, in cell order,
+ * on one thread, so shrinking is deterministic too.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define CHUNK 2048
+
+typedef struct cell_ref {
+    bc_rule rule;
+    int property;
+    uint64_t stream;
+} cell_ref;
+
+typedef struct cell_acc {
+    int64_t passed, failed, unsupported;
+    int64_t first_failure; /* lowest failing case id, or -1 */
+} cell_acc;
+
+typedef struct worker {
+    struct runner *run;
+    cell_acc *cells;
+    int64_t coverage[BC_COV_COUNT];
+    int64_t rejects[BC_ERR_KIND_COUNT];
+    bc_vector *scratch;
+} worker;
+
+typedef struct runner {
+    const bc_run_config *config;
+    int ncells;
+    cell_ref *cells;
+    pthread_mutex_t lock;
+    int next_cell;
+    int64_t next_chunk;
+    double start, *deadline;
+    int64_t cases_done, failures_seen;
+    double last_progress;
+} runner;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* FNV-1a of "rule/property": a cell's stream id, stable when properties are
+ * added or reordered. */
+static uint64_t stream_of(bc_rule rule, int property)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    uint64_t h = 0xcbf29ce484222325u;
+    const char *parts[3] = {bc_rule_name(rule), "/", props[property].name};
+    for (int p = 0; p < 3; p++)
+        for (const char *s = parts[p]; *s; s++)
+            h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    return h;
+}
+
+bc_run_config bc_run_config_default(void)
+{
+    bc_run_config c;
+    memset(&c, 0, sizeof c);
+    c.cases = 50000; /* x 21 cells: over 10^6 shape cases by default */
+    c.seed = 1;
+    c.shard_count = 1;
+    c.jobs = 1;
+    c.max_shrink_calls = 2000;
+    return c;
+}
+
+char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
+{
+    const char *fmt = "broadcheck replay --sut %s --property %s '%s'";
+    int len = snprintf(NULL, 0, fmt, sut_name, property, vector_line);
+    char *line = malloc((size_t)len + 1);
+    if (line)
+        snprintf(line, (size_t)len + 1, fmt, sut_name, property, vector_line);
+    return line;
+}
+
+/* The vector line of c with the reference's expectation. */
+static char *vector_line(bc_vector *c)
+{
+    bc_error_kind kind = bc_infer(&c->params, c->nshapes, c->shapes, &c->expect_shape, NULL);
+    c->expect = kind == BC_OK ? BC_EXPECT_SHAPE : BC_EXPECT_ERROR;
+    c->expect_kind = kind;
+    int len = bc_vector_format(c, NULL, 0);
+    char *line = malloc((size_t)len + 1);
+    if (line)
+        bc_vector_format(c, line, (size_t)len + 1);
+    return line;
+}
+
+/* Takes the next chunk; returns 0 when there is no more work. */
+static int next_item(runner *run, int *cell, int64_t *chunk)
+{
+    const bc_run_config *cfg = run->config;
+    pthread_mutex_lock(&run->lock);
+    int found = 0;
+    while (run->next_cell < run->ncells) {
+        int more = cfg->seconds > 0 ? now_seconds() < run->deadline[run->next_cell]
+                                    : run->next_chunk * CHUNK < cfg->cases;
+        if (more) {
+            *cell = run->next_cell;
+            *chunk = run->next_chunk++;
+            found = 1;
+            break;
+        }
+        run->next_cell++;
+        run->next_chunk = 0;
+    }
+    if (cfg->progress && found) {
+        double t = now_seconds();
+        if (t - run->last_progress > 0.5) {
+            int count;
+            const bc_property_info *props = bc_properties(&count);
+            fprintf(stderr, "\rbroadcheck: cell %d/%d (%s x %s), %lld cases, %lld failing   ",
+                    *cell + 1, run->ncells, bc_rule_name(run->cells[*cell].rule),
+                    props[run->cells[*cell].property].name, (long long)run->cases_done,
+                    (long long)run->failures_seen);
+            run->last_progress = t;
+        }
+    }
+    pthread_mutex_unlock(&run->lock);
+    return found;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    runner *run = w->run;
+    const bc_run_config *cfg = run->config;
+    int cell;
+    int64_t chunk;
+    char detail[1024];
+    while (next_item(run, &cell, &chunk)) {
+        const cell_ref *ref = &run->cells[cell];
+        cell_acc *acc = &w->cells[cell];
+        int64_t end = (chunk + 1) * CHUNK, done = 0, failed = 0;
+        if (cfg->seconds <= 0 && end > cfg->cases)
+            end = cfg->cases;
+        for (int64_t i = chunk * CHUNK; i < end; i++) {
+            if (i % cfg->shard_count != cfg->shard_index)
+                continue;
+            bc_prng r;
+            bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
+            bc_property_gen(ref->property, ref->rule, &r, w->scratch);
+            bc_classify(w->scratch, w->coverage, w->rejects);
+            bc_check_ctx ctx = {cfg->sut, 0};
+            switch (bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail)) {
+            case BC_CHECK_PASS: acc->passed++; break;
+            case BC_CHECK_UNSUPPORTED: acc->unsupported++; break;
+            default:
+                acc->failed++;
+                failed++;
+                if (acc->first_failure < 0 || i < acc->first_failure)
+                    acc->first_failure = i;
+                break;
+            }
+            done++;
+        }
+        pthread_mutex_lock(&run->lock);
+        run->cases_done += done;
+        run->failures_seen += failed;
+        pthread_mutex_unlock(&run->lock);
+    }
+    return NULL;
+}
+
+static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_t index,
+                          const char *original, bc_vector *minimal, const char *detail,
+                          int calls, int steps)
+{
+    bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    res->failures = grown;
+    bc_failure *f = &res->failures[res->nfailures];
+    memset(f, 0, sizeof *f);
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    f->property = property;
+    f->rule = rule;
+    f->case_index = index;
+    f->original = strdup(original);
+    f->minimal = vector_line(minimal);
+    f->replay = f->minimal ? bc_replay_line(res->sut_name, props[property].name, f->minimal) : NULL;
+    snprintf(f->detail, sizeof f->detail, "%s",
+             detail[0] ? detail : "the failure did not reproduce on the shrunk case: a flaky SUT");
+    f->shrink_calls = calls;
+    f->shrink_steps = steps;
+    res->cells[rule][property].failure = res->nfailures++;
+    return f->original && f->minimal && f->replay ? 0 : -1;
+}
+
+static int applies(int property, bc_rule rule)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    return (props[property].rules >> rule) & 1u;
+}
+
+/* Replays the corpus before generating anything. */
+static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why, size_t cap)
+{
+    bc_corpus corpus;
+    if (bc_corpus_read(cfg->corpus_path, &corpus, why, cap) != 0)
+        return -1;
+    bc_vector *v = malloc(sizeof *v);
+    if (!v) {
+        bc_corpus_free(&corpus);
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    char detail[1024], syntax[256];
+    int status = 0;
+    for (int l = 0; l < corpus.count && status == 0; l++) {
+        if (bc_vector_parse(corpus.lines[l], v, syntax, sizeof syntax) != 1)
+            continue; /* read back what bc_corpus_read already checked */
+        for (int p = 0; p < res->nproperties; p++) {
+            bc_cell *cell = &res->cells[v->params.rule][p];
+            if (!cell->selected)
+                continue;
+            bc_check_ctx ctx = {cfg->sut, 0};
+            res->corpus_replayed++;
+            bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
+            if (k == BC_CHECK_PASS) {
+                cell->passed++;
+            } else if (k == BC_CHECK_UNSUPPORTED) {
+                cell->unsupported++;
+            } else {
+                cell->failed++;
+                res->corpus_failed++;
+                if (cell->failure < 0 &&
+                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0))
+                    status = -1;
+            }
+        }
+    }
+    free(v);
+    bc_corpus_free(&corpus);
+    if (status)
+        snprintf(why, cap, "out of memory");
+    return status;
+}
+
+bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
+{
+    bc_run_result *res = calloc(1, sizeof *res);
+    if (!res) {
+        snprintf(why, cap, "out of memory");
+        return NULL;
+    }
+    double start = now_seconds();
+    int nprops;
+    const bc_property_info *props = bc_properties(&nprops);
+    snprintf(res->broadcheck_version, sizeof res->broadcheck_version, "%s", BC_VERSION_STRING);
+    snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
+    snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
+    res->seed = cfg->seed;
+    res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
+    res->seconds = cfg->seconds;
+    res->shard_index = cfg->shard_index;
+    res->shard_count = cfg->shard_count;
+    res->jobs = cfg->jobs;
+    res->nproperties = nprops;
+    runner run;
+    memset(&run, 0, sizeof run);
+    run.config = cfg;
+    run.cells = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cells);
+    run.deadline = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.deadline);
+    worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
+    pthread_t *threads = calloc((size_t)cfg->jobs, sizeof *threads);
+    int ok = run.cells && run.deadline && workers && threads;
+    for (int r = 0; r < BC_RULE_COUNT; r++)
+        for (int p = 0; p < nprops; p++) {
+            bc_cell *cell = &res->cells[r][p];
+            cell->failure = -1;
+            int rule_on = cfg->rules == 0 || ((cfg->rules >> r) & 1u);
+            int prop_on = cfg->properties == 0 || ((cfg->properties >> p) & 1u);
+            cell->selected = rule_on && prop_on && applies(p, (bc_rule)r);
+            if (cell->selected && ok)
+                run.cells[run.ncells++] = (cell_ref){(bc_rule)r, p, stream_of((bc_rule)r, p)};
+        }
+    if (ok && cfg->corpus_path && replay_corpus(cfg, res, why, cap) != 0)
+        goto fail;
+    if (!ok)
+        goto oom;
+    run.start = now_seconds();
+    for (int c = 0; c < run.ncells; c++)
+        run.deadline[c] = run.start + cfg->seconds * (c + 1) / run.ncells;
+    pthread_mutex_init(&run.lock, NULL);
+    int started = 0;
+    for (int j = 0; j < cfg->jobs && ok; j++) {
+        workers[j].run = &run;
+        workers[j].cells = calloc((size_t)run.ncells + 1, sizeof *workers[j].cells);
+        workers[j].scratch = malloc(sizeof *workers[j].scratch);
+        if (!workers[j].cells || !workers[j].scratch) {
+            ok = 0;
+            break;
+        }
+        for (int c = 0; c < run.ncells; c++)
+            workers[j].cells[c].first_failure = -1;
+    }
+    for (int j = 0; j < cfg->jobs && ok; j++) {
+        if (pthread_create(&threads[j], NULL, work, &workers[j]) != 0) {
+            /* the started workers take all the work between them */
+            break;
+        }
+        started++;
+    }
+    for (int j = 0; j < started; j++)
+        pthread_join(threads[j], NULL);
+    pthread_mutex_destroy(&run.lock);
+    if (cfg->progress)
+        fprintf(stderr, "\r%*s\r", 100, "");
+    if (!ok || started == 0)
+        goto oom;
+    /* Merge, in worker order: sums and minima do not depend on it. */
+    for (int c = 0; c < run.ncells; c++) {
+        bc_cell *cell = &res->cells[run.cells[c].rule][run.cells[c].property];
+        int64_t first = -1;
+        for (int j = 0; j < cfg->jobs; j++) {
+            const cell_acc *a = &workers[j].cells[c];
+            cell->passed += a->passed;
+            cell->failed += a->failed;
+            cell->unsupported += a->unsupported;
+            if (a->first_failure >= 0 && (first < 0 || a->first_failure < first))
+                first = a->first_failure;
+        }
+        if (first < 0 || cell->failure >= 0)
+            continue; /* no new failure, or the corpus already showed one */
+        /* Shrink the first failure of the cell. */
+        bc_vector *v = workers[0].scratch;
+        bc_prng r;
+        bc_prng_init(&r, cfg->seed, run.cells[c].stream, (uint64_t)first);
+        bc_property_gen(run.cells[c].property, run.cells[c].rule, &r, v);
+        char *original = vector_line(v), detail[1024];
+        bc_check_ctx ctx = {cfg->sut, 0};
+        int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
+                              sizeof detail);
+        int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
+                                                 first, original, v, detail,
+                                                 (int)ctx.sut_calls, steps);
+        free(original);
+        if (failed)
+            goto oom;
+    }
+    for (int j = 0; j < cfg->jobs; j++)
+        for (int k = 0; k < BC_COV_COUNT; k++)
+            res->coverage[k] += workers[j].coverage[k];
+    for (int j = 0; j < cfg->jobs; j++)
+        for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
+            res->rejects[k] += workers[j].rejects[k];
+    if (cfg->corpus_path && res->nfailures > 0) {
+        const char **lines = calloc((size_t)res->nfailures, sizeof *lines);
+        if (!lines)
+            goto oom;
+        for (int f = 0; f < res->nfailures; f++)
+            lines[f] = res->failures[f].minimal;
+        int status = bc_corpus_append(cfg->corpus_path, lines, res->nfailures, why, cap);
+        free(lines);
+        if (status != 0)
+            goto fail;
+    }
+    res->elapsed = now_seconds() - start;
+    for (int j = 0; j < cfg->jobs; j++) {
+        free(workers[j].cells);
+        free(workers[j].scratch);
+    }
+    free(workers);
+    free(threads);
+    free(run.cells);
+    free(run.deadline);
+    (void)props;
+    return res;
+oom:
+    snprintf(why, cap, "out of memory");
+fail:
+    if (workers)
+        for (int j = 0; j < cfg->jobs; j++) {
+            free(workers[j].cells);
+            free(workers[j].scratch);
+        }
+    free(workers);
+    free(threads);
+    free(run.cells);
+    free(run.deadline);
+    bc_run_result_free(res);
+    return NULL;
+}
+
+void bc_run_result_free(bc_run_result *r)
+{
+    if (!r)
+        return;
+    for (int f = 0; f < r->nfailures; f++) {
+        free(r->failures[f].original);
+        free(r->failures[f].minimal);
+        free(r->failures[f].replay);
+    }
+    free(r->failures);
+    free(r);
+}
+
+int bc_run_exit_code(const bc_run_result *r)
+{
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < r->nproperties; p++)
+            if (r->cells[rule][p].failed > 0)
+                return 1;
+    return 0;
+}
+
+int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    if (property < 0 || property >= count) {
+        snprintf(detail, cap, "no property %d", property);
+        return 2;
+    }
+    if (!applies(property, c->params.rule)) {
+        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
+                 bc_rule_name(c->params.rule));
+        return 2;
+    }
+    bc_check_ctx ctx = {sut, 0};
+    switch (bc_property_check(property, &ctx, c, detail, cap)) {
+    case BC_CHECK_PASS: return 0;
+    case BC_CHECK_FAIL: return 1;
+    default:
+        snprintf(detail, cap, "the SUT does not support a query this property needs");
+        return 2;
+    }
+}

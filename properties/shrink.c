@@ -1,0 +1,165 @@
+/*
+ * Shrinking: greedy descent over a fixed list of simplifications, each of
+ * which makes the case strictly simpler (fewer operands, axes or options,
+ * smaller dims, a negative dim closer to -1), so it always ends.  After a
+ * simplification that still fails, the list starts again from the top, so
+ * the big steps (dropping whole operands and axes) come first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void remove_dim(bc_shape *s, int k)
+{
+    memmove(&s->dims[k], &s->dims[k + 1], (size_t)(s->rank - k - 1) * sizeof s->dims[0]);
+    s->rank--;
+}
+
+/* The candidate values a dim may be lowered to, simplest first. */
+static int lower_dim(int64_t d, int which, int64_t *out)
+{
+    if (d < 0) {
+        static const int64_t from_negative[] = {0, 1, 2, -1};
+        if (which >= 4 || (which == 3 && d == -1))
+            return 0;
+        *out = from_negative[which];
+        return 1;
+    }
+    int64_t options[5] = {0, 1, 2, d / 2, d - 1};
+    if (which >= 5 || options[which] >= d || (which >= 3 && options[which] <= 2))
+        return 0;
+    *out = options[which];
+    return 1;
+}
+
+/* Writes the idx-th simplification of c into out.  Returns 1 if there is
+ * such a candidate (out differs from c), 0 if this one does not apply, and
+ * -1 past the end of the list. */
+static int candidate(const bc_vector *c, long idx, bc_vector *out)
+{
+    const int n = c->nshapes;
+    const bc_rule rule = c->params.rule;
+    /* 1. drop an operand (n-ary rules keep at least one) */
+    if (idx < n) {
+        if (!(rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) || n <= 1)
+            return 0;
+        *out = *c;
+        memmove(&out->shapes[idx], &out->shapes[idx + 1],
+                (size_t)(n - idx - 1) * sizeof out->shapes[0]);
+        out->nshapes--;
+        return 1;
+    }
+    idx -= n;
+    /* 2. drop an option */
+    static const unsigned droppable[] = {BC_OPT_PROFILE, BC_OPT_AXIS};
+    if (idx < 2) {
+        if (!(c->params.options & droppable[idx]))
+            return 0;
+        *out = *c;
+        out->params.options &= ~droppable[idx];
+        if (droppable[idx] == BC_OPT_AXIS)
+            out->params.axis = BC_AXIS_DEFAULT;
+        else
+            out->params.profile = BC_PROFILE_DEFAULT;
+        return 1;
+    }
+    idx -= 2;
+    /* 3. drop an explicit axes entry */
+    if (idx < BC_MAX_RANK) {
+        if (idx >= c->params.naxes)
+            return 0;
+        *out = *c;
+        memmove(&out->params.axes[idx], &out->params.axes[idx + 1],
+                (size_t)(c->params.naxes - idx - 1) * sizeof out->params.axes[0]);
+        out->params.naxes--;
+        return 1;
+    }
+    idx -= BC_MAX_RANK;
+    /* 4. drop the j-th axis from the right of every operand that has it */
+    if (idx < BC_MAX_RANK) {
+        int changed = 0;
+        *out = *c;
+        for (int i = 0; i < n; i++)
+            if (out->shapes[i].rank > idx) {
+                remove_dim(&out->shapes[i], out->shapes[i].rank - 1 - (int)idx);
+                changed = 1;
+            }
+        return changed;
+    }
+    idx -= BC_MAX_RANK;
+    /* 5. drop one axis of one operand */
+    if (idx < (long)n * BC_MAX_RANK) {
+        int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
+        if (k >= c->shapes[i].rank)
+            return 0;
+        *out = *c;
+        remove_dim(&out->shapes[i], k);
+        return 1;
+    }
+    idx -= (long)n * BC_MAX_RANK;
+    /* 6. lower an axis-like option value toward 0 */
+    if (idx < 2) {
+        if (!(c->params.options & BC_OPT_AXIS) || c->params.axis <= 0)
+            return 0;
+        *out = *c;
+        out->params.axis = idx == 0 ? 0 : c->params.axis - 1;
+        return out->params.axis != c->params.axis;
+    }
+    idx -= 2;
+    /* 7. lower an explicit axes entry toward 0 */
+    if (idx < BC_MAX_RANK) {
+        if (idx >= c->params.naxes || c->params.axes[idx] <= 0)
+            return 0;
+        *out = *c;
+        out->params.axes[idx] = c->params.axes[idx] - 1;
+        return 1;
+    }
+    idx -= BC_MAX_RANK;
+    /* 8. lower one dim */
+    if (idx < (long)n * BC_MAX_RANK * 5) {
+        int which = (int)(idx % 5);
+        long pos = idx / 5;
+        int i = (int)(pos / BC_MAX_RANK), k = (int)(pos % BC_MAX_RANK);
+        int64_t value;
+        if (k >= c->shapes[i].rank || !lower_dim(c->shapes[i].dims[k], which, &value))
+            return 0;
+        *out = *c;
+        out->shapes[i].dims[k] = value;
+        return 1;
+    }
+    return -1;
+}
+
+int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
+              size_t cap)
+{
+    bc_vector *cand = malloc(sizeof *cand);
+    if (!cand)
+        return 0;
+    char cand_detail[1024];
+    int steps = 0;
+    int64_t start_calls = ctx->sut_calls;
+    long idx = 0;
+    for (;;) {
+        if (ctx->sut_calls - start_calls >= max_calls)
+            break;
+        int k = candidate(c, idx, cand);
+        if (k < 0)
+            break; /* a full pass with no simplification that still fails */
+        idx++;
+        if (k == 0)
+            continue;
+        if (bc_property_check(property, ctx, cand, cand_detail, sizeof cand_detail) ==
+            BC_CHECK_FAIL) {
+            memcpy(c, cand, sizeof *c);
+            steps++;
+            idx = 0;
+        }
+    }
+    free(cand);
+    /* The detail of the case we ended with. */
+    if (bc_property_check(property, ctx, c, detail, cap) != BC_CHECK_FAIL)
+        detail[0] = '\0'; /* a flaky SUT: the caller reports that */
+    return steps;
+}

@@ -1,0 +1,33 @@
+/* The table of built-in SUTs: the reference, then every mutant. */
+#include <string.h>
+
+#include "builtin.h"
+
+static const bc_sut *const builtin[] = {
+    &bc_reference_sut,
+    &bc_mutant_max_dim,
+    &bc_mutant_left_aligned,
+    &bc_mutant_uni_rank_unchecked,
+    &bc_mutant_pdpd_no_trim,
+    &bc_mutant_negative_accepted,
+    &bc_mutant_expand_as_broadcast_to,
+    &bc_mutant_broadcast_to_as_expand,
+    &bc_mutant_operand0_cannot_broadcast,
+    &bc_mutant_zero_wildcard,
+    &bc_mutant_pdpd_axis_after_trim,
+    &bc_mutant_mapping_allows_repeats,
+};
+
+const bc_sut *const *bc_builtin_suts(int *count)
+{
+    *count = (int)(sizeof builtin / sizeof *builtin);
+    return builtin;
+}
+
+const bc_sut *bc_builtin_sut(const char *name)
+{
+    for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
+        if (strcmp(builtin[i]->name, name) == 0)
+            return builtin[i];
+    return NULL;
+}

@@ -1,0 +1,22 @@
+/* Private to sut_adapters/: the built-in SUTs. */
+#ifndef BROADCHECK_BUILTIN_H
+#define BROADCHECK_BUILTIN_H
+
+#include "broadcheck/sut.h"
+
+#ifndef BC_VERSION_STRING
+#define BC_VERSION_STRING "unknown"
+#endif
+
+/* The reference's answer to a shape question, as a SUT answer. */
+void bc_answer_from_reference(const bc_params *p, int n, const bc_shape *shapes,
+                              bc_sut_answer *answer);
+
+extern const bc_sut bc_reference_sut;
+/* mutants/shape_mutants.c */
+extern const bc_sut bc_mutant_max_dim, bc_mutant_left_aligned, bc_mutant_uni_rank_unchecked,
+    bc_mutant_pdpd_no_trim, bc_mutant_negative_accepted, bc_mutant_expand_as_broadcast_to,
+    bc_mutant_broadcast_to_as_expand, bc_mutant_operand0_cannot_broadcast,
+    bc_mutant_zero_wildcard, bc_mutant_pdpd_axis_after_trim, bc_mutant_mapping_allows_repeats;
+
+#endif
