@@ -265,7 +265,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     }
     double start = now_seconds();
     int nprops;
-    const bc_property_info *props = bc_properties(&nprops);
+    bc_properties(&nprops);
     snprintf(res->broadcheck_version, sizeof res->broadcheck_version, "%s", BC_VERSION_STRING);
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
@@ -376,19 +376,13 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
             goto fail;
     }
     res->elapsed = now_seconds() - start;
-    for (int j = 0; j < cfg->jobs; j++) {
-        free(workers[j].cells);
-        free(workers[j].scratch);
-    }
-    free(workers);
-    free(threads);
-    free(run.cells);
-    free(run.deadline);
-    (void)props;
-    return res;
+    goto done;
 oom:
     snprintf(why, cap, "out of memory");
 fail:
+    bc_run_result_free(res);
+    res = NULL;
+done:
     if (workers)
         for (int j = 0; j < cfg->jobs; j++) {
             free(workers[j].cells);
@@ -398,8 +392,7 @@ fail:
     free(threads);
     free(run.cells);
     free(run.deadline);
-    bc_run_result_free(res);
-    return NULL;
+    return res;
 }
 
 void bc_run_result_free(bc_run_result *r)

@@ -10,30 +10,8 @@
  */
 #include "broadcheck/shape.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static bc_error_kind fail(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
-                          int other, int axis, int64_t dim, int64_t other_dim,
-                          const char *fmt, ...)
-{
-    if (err) {
-        err->kind = kind;
-        err->rule = rule;
-        err->operand = operand;
-        err->other = other;
-        err->axis = axis;
-        err->dim = dim;
-        err->other_dim = other_dim;
-        int n = snprintf(err->message, sizeof err->message, "%s: ", bc_error_kind_name(kind));
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return kind;
-}
 
 #define LL(x) ((long long)(x))
 
@@ -41,9 +19,9 @@ static bc_error_kind fail(bc_error *err, bc_error_kind kind, bc_rule rule, int o
 static bc_error_kind check_count(bc_rule rule, int n, int lo, int hi, bc_error *err)
 {
     if (n < lo || n > hi)
-        return fail(err, BC_ERR_OPERAND_COUNT, rule, -1, -1, -1, n, hi,
-                    "%s takes %s%d shape%s, got %d", bc_rule_name(rule),
-                    lo == hi ? "exactly " : "1 to ", hi, hi == 1 ? "" : "s", n);
+        return bc_error_set(err, BC_ERR_OPERAND_COUNT, rule, -1, -1, -1, n, hi,
+                            "%s takes %s%d shape%s, got %d", bc_rule_name(rule),
+                            lo == hi ? "exactly " : "1 to ", hi, hi == 1 ? "" : "s", n);
     return BC_OK;
 }
 
@@ -52,14 +30,14 @@ static bc_error_kind check_dims(bc_rule rule, int n, const bc_shape *shapes, bc_
 {
     for (int i = 0; i < n; i++) {
         if (shapes[i].rank < 0 || shapes[i].rank > BC_MAX_RANK)
-            return fail(err, BC_ERR_BAD_PARAMS, rule, i, -1, -1, shapes[i].rank, BC_MAX_RANK,
-                        "operand %d has rank %d, outside 0..%d", i, shapes[i].rank,
-                        BC_MAX_RANK);
+            return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, i, -1, -1, shapes[i].rank,
+                                BC_MAX_RANK, "operand %d has rank %d, outside 0..%d", i,
+                                shapes[i].rank, BC_MAX_RANK);
         for (int k = 0; k < shapes[i].rank; k++)
             if (shapes[i].dims[k] < 0)
-                return fail(err, BC_ERR_NEGATIVE_DIM, rule, i, -1, k, shapes[i].dims[k], 0,
-                            "operand %d has dim %lld at axis %d; dims must be >= 0", i,
-                            LL(shapes[i].dims[k]), k);
+                return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, i, -1, k, shapes[i].dims[k], 0,
+                                    "operand %d has dim %lld at axis %d; dims must be >= 0", i,
+                                    LL(shapes[i].dims[k]), k);
     }
     return BC_OK;
 }
@@ -70,19 +48,22 @@ bc_error_kind bc_infer_none(int n, const bc_shape *shapes, bc_shape *out, bc_err
 {
     const bc_rule rule = BC_RULE_NONE;
     bc_error_kind k;
-    if ((k = check_count(rule, n, 1, BC_MAX_OPERANDS, err)) || (k = check_dims(rule, n, shapes, err)))
+    if ((k = check_count(rule, n, 1, BC_MAX_OPERANDS, err)) ||
+        (k = check_dims(rule, n, shapes, err)))
         return k;
     for (int i = 1; i < n; i++) {
         if (shapes[i].rank != shapes[0].rank)
-            return fail(err, BC_ERR_RANK_MISMATCH, rule, i, 0, -1, shapes[i].rank, shapes[0].rank,
-                        "operand %d has rank %d, operand 0 has rank %d; none needs equal shapes",
-                        i, shapes[i].rank, shapes[0].rank);
+            return bc_error_set(
+                err, BC_ERR_RANK_MISMATCH, rule, i, 0, -1, shapes[i].rank, shapes[0].rank,
+                "operand %d has rank %d, operand 0 has rank %d; none needs equal shapes", i,
+                shapes[i].rank, shapes[0].rank);
         for (int a = 0; a < shapes[0].rank; a++)
             if (shapes[i].dims[a] != shapes[0].dims[a])
-                return fail(err, BC_ERR_DIM_MISMATCH, rule, i, 0, a, shapes[i].dims[a],
-                            shapes[0].dims[a],
-                            "at axis %d operand %d has %lld, operand 0 has %lld; none needs "
-                            "equal shapes", a, i, LL(shapes[i].dims[a]), LL(shapes[0].dims[a]));
+                return bc_error_set(
+                    err, BC_ERR_DIM_MISMATCH, rule, i, 0, a, shapes[i].dims[a], shapes[0].dims[a],
+                    "at axis %d operand %d has %lld, operand 0 has %lld; none needs "
+                    "equal shapes",
+                    a, i, LL(shapes[i].dims[a]), LL(shapes[0].dims[a]));
     }
     *out = shapes[0];
     return BC_OK;
@@ -110,10 +91,11 @@ static bc_error_kind numpy_core(bc_rule rule, int n, const bc_shape *shapes, bc_
                 dim = shapes[i].dims[k];
                 owner = i;
             } else if (shapes[i].dims[k] != dim) {
-                return fail(err, BC_ERR_DIM_MISMATCH, rule, i, owner, r, shapes[i].dims[k], dim,
-                            "at result axis %d (right-aligned) operand %d has %lld and operand "
-                            "%d has %lld; %s needs equal dims or 1",
-                            r, owner, LL(dim), i, LL(shapes[i].dims[k]), bc_rule_name(rule));
+                return bc_error_set(
+                    err, BC_ERR_DIM_MISMATCH, rule, i, owner, r, shapes[i].dims[k], dim,
+                    "at result axis %d (right-aligned) operand %d has %lld and operand "
+                    "%d has %lld; %s needs equal dims or 1",
+                    r, owner, LL(dim), i, LL(shapes[i].dims[k]), bc_rule_name(rule));
             }
         }
         result.dims[r] = dim; /* 1 if every operand has 1, else the common dim, 0 included */
@@ -126,7 +108,8 @@ bc_error_kind bc_infer_numpy(int n, const bc_shape *shapes, bc_shape *out, bc_er
 {
     const bc_rule rule = BC_RULE_NUMPY;
     bc_error_kind k;
-    if ((k = check_count(rule, n, 1, BC_MAX_OPERANDS, err)) || (k = check_dims(rule, n, shapes, err)))
+    if ((k = check_count(rule, n, 1, BC_MAX_OPERANDS, err)) ||
+        (k = check_dims(rule, n, shapes, err)))
         return k;
     return numpy_core(rule, n, shapes, out, err);
 }
@@ -151,17 +134,17 @@ static bc_error_kind onto(bc_rule rule, const bc_shape *big, int big_op, const b
     const char *big_name = rule == BC_RULE_ONNX_UNI ? "A" : "the target";
     const char *small_name = rule == BC_RULE_ONNX_UNI ? "B" : "the input";
     if (small->rank > big->rank)
-        return fail(err, BC_ERR_RANK_TOO_LARGE, rule, small_op, big_op, -1, small->rank, big->rank,
-                    "%s has rank %d, more than %s's %d", small_name, small->rank, big_name,
-                    big->rank);
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, small_op, big_op, -1, small->rank,
+                            big->rank, "%s has rank %d, more than %s's %d", small_name, small->rank,
+                            big_name, big->rank);
     int offset = big->rank - small->rank;
     for (int k = 0; k < small->rank; k++) {
         int64_t s = small->dims[k], b = big->dims[offset + k];
         if (s != b && s != 1)
-            return fail(err, BC_ERR_DIM_MISMATCH, rule, small_op, big_op, offset + k, s, b,
-                        "at axis %d (right-aligned) %s has %lld and %s has %lld; %s must "
-                        "equal it or be 1", offset + k, small_name, LL(s), big_name, LL(b),
-                        small_name);
+            return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, small_op, big_op, offset + k, s, b,
+                                "at axis %d (right-aligned) %s has %lld and %s has %lld; %s must "
+                                "equal it or be 1",
+                                offset + k, small_name, LL(s), big_name, LL(b), small_name);
     }
     *out = *big;
     return BC_OK;
@@ -190,36 +173,38 @@ static bc_error_kind pdpd_openvino(const bc_shape *a, const bc_shape *b, int64_t
 {
     const bc_rule rule = BC_RULE_PDPD;
     if (axis < -1)
-        return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
-                    "axis %lld is negative; only -1 (the default) is allowed", LL(axis));
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
+                            "axis %lld is negative; only -1 (the default) is allowed", LL(axis));
     if (b->rank > a->rank)
-        return fail(err, BC_ERR_RANK_TOO_LARGE, rule, 1, 0, -1, b->rank, a->rank,
-                    "B has rank %d, more than A's %d", b->rank, a->rank);
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 1, 0, -1, b->rank, a->rank,
+                            "B has rank %d, more than A's %d", b->rank, a->rank);
     /* The default axis uses B's rank as given, before trailing 1s are dropped. */
     if (axis == -1)
         axis = a->rank - b->rank;
     if (axis > a->rank)
-        return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
-                    "axis %lld is past A's rank %d", LL(axis), a->rank);
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
+                            "axis %lld is past A's rank %d", LL(axis), a->rank);
     int len = b->rank;
     if (profile == BC_PROFILE_OPENVINO_DOC)
         while (len > 0 && b->dims[len - 1] == 1)
             len--; /* "trailing dimensions of size 1 for input B will be ignored" */
     if (axis + len > a->rank)
-        return fail(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + len, a->rank,
-                    "B's %d axes%s from axis %lld run past A's rank %d", len,
-                    profile == BC_PROFILE_OPENVINO_DOC ? " (trailing 1s dropped)" : "", LL(axis),
-                    a->rank);
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + len, a->rank,
+                            "B's %d axes%s from axis %lld run past A's rank %d", len,
+                            profile == BC_PROFILE_OPENVINO_DOC ? " (trailing 1s dropped)" : "",
+                            LL(axis), a->rank);
     for (int i = 0; i < len; i++) {
         int64_t bd = b->dims[i], ad = a->dims[axis + i];
         int ok = bd == ad || bd == 1;
         if (profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE)
             ok = bd == ad || (bd == 1 && ad >= 1); /* a B dim larger than A's is refused */
         if (!ok)
-            return fail(err, BC_ERR_DIM_MISMATCH, rule, 1, 0, (int)axis + i, bd, ad,
-                        "at A's axis %lld B has %lld (its axis %d) and A has %lld; B must equal "
-                        "it or be 1%s", LL(axis + i), LL(bd), i, LL(ad),
-                        profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE ? " and not exceed it" : "");
+            return bc_error_set(
+                err, BC_ERR_DIM_MISMATCH, rule, 1, 0, (int)axis + i, bd, ad,
+                "at A's axis %lld B has %lld (its axis %d) and A has %lld; B must equal "
+                "it or be 1%s",
+                LL(axis + i), LL(bd), i, LL(ad),
+                profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE ? " and not exceed it" : "");
     }
     *out = *a;
     return BC_OK;
@@ -234,28 +219,31 @@ static bc_error_kind pdpd_paddle(const bc_shape *a, const bc_shape *b, int64_t a
     const bc_shape *large = a->rank > b->rank ? a : b, *small = a->rank > b->rank ? b : a;
     int large_op = large == a ? 0 : 1, small_op = 1 - large_op;
     if (axis < -1)
-        return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, small_op, large_op, -1, axis, large->rank,
-                    "axis %lld is negative; only -1 (the default) is allowed", LL(axis));
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, small_op, large_op, -1, axis,
+                            large->rank, "axis %lld is negative; only -1 (the default) is allowed",
+                            LL(axis));
     if (axis == -1)
         axis = large->rank - small->rank; /* |rank(X) - rank(Y)| */
     if (axis > large->rank)
-        return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, small_op, large_op, -1, axis, large->rank,
-                    "axis %lld is past the larger rank %d", LL(axis), large->rank);
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, small_op, large_op, -1, axis,
+                            large->rank, "axis %lld is past the larger rank %d", LL(axis),
+                            large->rank);
     if (axis + small->rank > large->rank)
-        return fail(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, small_op, large_op, -1,
-                    axis + small->rank, large->rank,
-                    "operand %d's %d axes from axis %lld run past operand %d's rank %d", small_op,
-                    small->rank, LL(axis), large_op, large->rank);
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, small_op, large_op, -1,
+                            axis + small->rank, large->rank,
+                            "operand %d's %d axes from axis %lld run past operand %d's rank %d",
+                            small_op, small->rank, LL(axis), large_op, large->rank);
     bc_shape result;
     result.rank = large->rank;
     for (int r = 0; r < large->rank; r++) {
         int64_t l = large->dims[r];
         int64_t s = (r >= axis && r < axis + small->rank) ? small->dims[r - axis] : 1;
         if (l != s && l != 1 && s != 1)
-            return fail(err, BC_ERR_DIM_MISMATCH, rule, small_op, large_op, r, s, l,
-                        "at axis %d operand %d has %lld (placed from axis %lld) and operand %d "
-                        "has %lld; dims must be equal or 1", r, small_op, LL(s), LL(axis),
-                        large_op, LL(l));
+            return bc_error_set(
+                err, BC_ERR_DIM_MISMATCH, rule, small_op, large_op, r, s, l,
+                "at axis %d operand %d has %lld (placed from axis %lld) and operand %d "
+                "has %lld; dims must be equal or 1",
+                r, small_op, LL(s), LL(axis), large_op, LL(l));
         result.dims[r] = l == 1 ? s : l;
     }
     *out = result;
@@ -269,8 +257,8 @@ bc_error_kind bc_infer_pdpd(const bc_shape *a, const bc_shape *b, int64_t axis, 
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(rule);
     if (!bc_rule_takes_profile(rule, profile))
-        return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
-                    "pdpd has no profile '%s'", bc_profile_name(profile));
+        return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
+                            "pdpd has no profile '%s'", bc_profile_name(profile));
     bc_shape pair[2] = {*a, *b};
     bc_error_kind k = check_dims(rule, 2, pair, err);
     if (k)
@@ -292,41 +280,43 @@ bc_error_kind bc_infer_explicit_axes(const bc_shape *input, const bc_shape *targ
         return k;
     const bc_shape *in = &pair[0], *tg = &pair[1];
     if (in->rank > tg->rank)
-        return fail(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
-                    "the input has rank %d, more than the target's %d", in->rank, tg->rank);
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
+                            "the input has rank %d, more than the target's %d", in->rank, tg->rank);
     for (int j = 0; j < naxes; j++)
         if (axes[j] < 0 || axes[j] >= tg->rank)
-            return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, -1, -1, -1, axes[j], tg->rank,
-                        "broadcast axis %lld (entry %d) is outside the target's axes 0..%d",
-                        LL(axes[j]), j, tg->rank - 1);
+            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, -1, -1, -1, axes[j], tg->rank,
+                                "broadcast axis %lld (entry %d) is outside the target's axes 0..%d",
+                                LL(axes[j]), j, tg->rank - 1);
     int is_broadcast[BC_MAX_RANK] = {0};
     for (int j = 0; j < naxes; j++) {
         if (is_broadcast[axes[j]])
-            return fail(err, BC_ERR_AXES_DUPLICATE, rule, -1, -1, (int)axes[j], axes[j], 0,
-                        "broadcast axis %lld is named twice (entry %d)", LL(axes[j]), j);
+            return bc_error_set(err, BC_ERR_AXES_DUPLICATE, rule, -1, -1, (int)axes[j], axes[j], 0,
+                                "broadcast axis %lld is named twice (entry %d)", LL(axes[j]), j);
         is_broadcast[axes[j]] = 1;
     }
     if (in->rank != tg->rank - naxes)
-        return fail(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, in->rank, tg->rank - naxes,
-                    "the input has rank %d but the target's rank %d less %d broadcast axes "
-                    "is %d", in->rank, tg->rank, naxes, tg->rank - naxes);
+        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, in->rank, tg->rank - naxes,
+                            "the input has rank %d but the target's rank %d less %d broadcast axes "
+                            "is %d",
+                            in->rank, tg->rank, naxes, tg->rank - naxes);
     /* The input must be the target with the broadcast axes removed: p(C). */
     for (int t = 0, i = 0; t < tg->rank; t++) {
         if (is_broadcast[t])
             continue;
         if (in->dims[i] != tg->dims[t])
-            return fail(err, BC_ERR_DIM_MISMATCH, rule, 0, 1, t, in->dims[i], tg->dims[t],
-                        "input axis %d has %lld but target axis %d (not a broadcast axis) has "
-                        "%lld; they must be equal", i, LL(in->dims[i]), t, LL(tg->dims[t]));
+            return bc_error_set(
+                err, BC_ERR_DIM_MISMATCH, rule, 0, 1, t, in->dims[i], tg->dims[t],
+                "input axis %d has %lld but target axis %d (not a broadcast axis) has "
+                "%lld; they must be equal",
+                i, LL(in->dims[i]), t, LL(tg->dims[t]));
         i++;
     }
     *out = *tg;
     return BC_OK;
 }
 
-bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *target,
-                                        int nmapping, const int64_t *mapping, bc_shape *out,
-                                        bc_error *err)
+bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *target, int nmapping,
+                                        const int64_t *mapping, bc_shape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_EXPLICIT;
     bc_shape pair[2] = {*input, *target};
@@ -335,34 +325,38 @@ bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *t
         return k;
     const bc_shape *in = &pair[0], *tg = &pair[1];
     if (in->rank > tg->rank)
-        return fail(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
-                    "the input has rank %d, more than the target's %d", in->rank, tg->rank);
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
+                            "the input has rank %d, more than the target's %d", in->rank, tg->rank);
     if (nmapping != in->rank)
-        return fail(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmapping, in->rank,
-                    "axes_mapping has %d entries but the input has rank %d; one entry per "
-                    "input axis", nmapping, in->rank);
+        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmapping, in->rank,
+                            "axes_mapping has %d entries but the input has rank %d; one entry per "
+                            "input axis",
+                            nmapping, in->rank);
     for (int i = 0; i < nmapping; i++)
         if (mapping[i] < 0 || mapping[i] >= tg->rank)
-            return fail(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, mapping[i], tg->rank,
-                        "axes_mapping entry %d is %lld, outside the target's axes 0..%d", i,
-                        LL(mapping[i]), tg->rank - 1);
+            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, mapping[i], tg->rank,
+                                "axes_mapping entry %d is %lld, outside the target's axes 0..%d", i,
+                                LL(mapping[i]), tg->rank - 1);
     for (int i = 1; i < nmapping; i++) {
         if (mapping[i] == mapping[i - 1])
-            return fail(err, BC_ERR_AXES_DUPLICATE, rule, 0, 1, (int)mapping[i], mapping[i], 0,
-                        "axes_mapping names target axis %lld twice (entries %d and %d)",
-                        LL(mapping[i]), i - 1, i);
+            return bc_error_set(err, BC_ERR_AXES_DUPLICATE, rule, 0, 1, (int)mapping[i], mapping[i],
+                                0, "axes_mapping names target axis %lld twice (entries %d and %d)",
+                                LL(mapping[i]), i - 1, i);
         if (mapping[i] < mapping[i - 1])
-            return fail(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, (int)mapping[i], mapping[i],
-                        mapping[i - 1],
-                        "axes_mapping entry %d (%lld) is below entry %d (%lld); it must "
-                        "strictly increase", i, LL(mapping[i]), i - 1, LL(mapping[i - 1]));
+            return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, (int)mapping[i], mapping[i],
+                                mapping[i - 1],
+                                "axes_mapping entry %d (%lld) is below entry %d (%lld); it must "
+                                "strictly increase",
+                                i, LL(mapping[i]), i - 1, LL(mapping[i - 1]));
     }
     for (int i = 0; i < nmapping; i++) {
         int64_t d = in->dims[i], t = tg->dims[mapping[i]];
         if (d != t && d != 1)
-            return fail(err, BC_ERR_DIM_MISMATCH, rule, 0, 1, (int)mapping[i], d, t,
-                        "input axis %d has %lld but target axis %lld has %lld; it must equal "
-                        "it or be 1", i, LL(d), LL(mapping[i]), LL(t));
+            return bc_error_set(
+                err, BC_ERR_DIM_MISMATCH, rule, 0, 1, (int)mapping[i], d, t,
+                "input axis %d has %lld but target axis %lld has %lld; it must equal "
+                "it or be 1",
+                i, LL(d), LL(mapping[i]), LL(t));
     }
     *out = *tg;
     return BC_OK;
@@ -395,46 +389,40 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
 {
     const bc_rule rule = p->rule;
     if ((unsigned)rule >= BC_RULE_COUNT)
-        return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, rule, 0, "unknown rule %d",
-                    (int)rule);
+        return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, rule, 0, "unknown rule %d",
+                            (int)rule);
     unsigned extra = p->options & ~options_taken(rule);
     for (unsigned opt = 1; extra; opt <<= 1)
         if (extra & opt)
-            return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
-                        "%s takes no %s option", bc_rule_name(rule), option_name(opt));
+            return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
+                                "%s takes no %s option", bc_rule_name(rule), option_name(opt));
     bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
     if (!bc_rule_takes_profile(rule, profile))
-        return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
-                    "%s has no profile '%s'", bc_rule_name(rule), bc_profile_name(profile));
+        return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
+                            "%s has no profile '%s'", bc_rule_name(rule), bc_profile_name(profile));
     if (rule == BC_RULE_EXPLICIT) {
         unsigned form = p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING);
         if (form != BC_OPT_AXES && form != BC_OPT_AXES_MAPPING)
-            return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
-                        "explicit takes exactly one of axes (broadcast_axes) and axes-mapping");
+            return bc_error_set(
+                err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
+                "explicit takes exactly one of axes (broadcast_axes) and axes-mapping");
         if (p->naxes < 0 || p->naxes > BC_MAX_RANK)
-            return fail(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, p->naxes, BC_MAX_RANK,
-                        "%d axes given; at most %d", p->naxes, BC_MAX_RANK);
+            return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, p->naxes, BC_MAX_RANK,
+                                "%d axes given; at most %d", p->naxes, BC_MAX_RANK);
     }
     bc_error_kind k;
     switch (rule) {
-    case BC_RULE_NONE:
-        return bc_infer_none(n, shapes, out, err);
-    case BC_RULE_NUMPY:
-        return bc_infer_numpy(n, shapes, out, err);
-    default:
-        break;
+    case BC_RULE_NONE: return bc_infer_none(n, shapes, out, err);
+    case BC_RULE_NUMPY: return bc_infer_numpy(n, shapes, out, err);
+    default: break;
     }
     if ((k = check_count(rule, n, 2, 2, err)))
         return k;
     switch (rule) {
-    case BC_RULE_ONNX_UNI:
-        return bc_infer_onnx_uni(&shapes[0], &shapes[1], out, err);
-    case BC_RULE_PDPD:
-        return bc_infer_pdpd(&shapes[0], &shapes[1], p->axis, profile, out, err);
-    case BC_RULE_BROADCAST_TO:
-        return bc_infer_broadcast_to(&shapes[0], &shapes[1], out, err);
-    case BC_RULE_BIDIRECTIONAL:
-        return bc_infer_bidirectional(&shapes[0], &shapes[1], out, err);
+    case BC_RULE_ONNX_UNI: return bc_infer_onnx_uni(&shapes[0], &shapes[1], out, err);
+    case BC_RULE_PDPD: return bc_infer_pdpd(&shapes[0], &shapes[1], p->axis, profile, out, err);
+    case BC_RULE_BROADCAST_TO: return bc_infer_broadcast_to(&shapes[0], &shapes[1], out, err);
+    case BC_RULE_BIDIRECTIONAL: return bc_infer_bidirectional(&shapes[0], &shapes[1], out, err);
     default: /* BC_RULE_EXPLICIT */
         if (p->options & BC_OPT_AXES)
             return bc_infer_explicit_axes(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);

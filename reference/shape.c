@@ -6,6 +6,7 @@
 #include "broadcheck/shape.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,35 @@ bc_params bc_params_for(bc_rule r)
     p.profile = BC_PROFILE_DEFAULT;
     p.axis = BC_AXIS_DEFAULT;
     return p;
+}
+
+bc_error_kind bc_error_vset(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
+                            int other, int axis, int64_t dim, int64_t other_dim,
+                            const char *fmt, va_list ap)
+{
+    if (err) {
+        err->kind = kind;
+        err->rule = rule;
+        err->operand = operand;
+        err->other = other;
+        err->axis = axis;
+        err->dim = dim;
+        err->other_dim = other_dim;
+        int n = snprintf(err->message, sizeof err->message, "%s: ", bc_error_kind_name(kind));
+        vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+    }
+    return kind;
+}
+
+bc_error_kind bc_error_set(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
+                           int other, int axis, int64_t dim, int64_t other_dim,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bc_error_vset(err, kind, rule, operand, other, axis, dim, other_dim, fmt, ap);
+    va_end(ap);
+    return kind;
 }
 
 /* ---- parsing and formatting ----------------------------------------- */

@@ -29,20 +29,10 @@ static const char *const op_names[BC_OP_COUNT] = {
 bc_error_kind bc_engine_fail(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
                              const char *fmt, ...)
 {
-    if (err) {
-        err->kind = kind;
-        err->rule = rule;
-        err->operand = operand;
-        err->other = -1;
-        err->axis = -1;
-        err->dim = 0;
-        err->other_dim = 0;
-        int n = snprintf(err->message, sizeof err->message, "%s: ", bc_error_kind_name(kind));
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    bc_error_vset(err, kind, rule, operand, -1, -1, 0, 0, fmt, ap);
+    va_end(ap);
     return kind;
 }
 

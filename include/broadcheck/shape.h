@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdarg.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -136,6 +138,15 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p);
 
 /* Parameters for a rule with no option given. */
 bc_params bc_params_for(bc_rule r);
+
+/* Fills *err (if not NULL): the fields, and a message "KIND: " followed by
+ * the printf-style text.  Returns kind, so a check can `return bc_error_set(...)`. */
+bc_error_kind bc_error_set(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
+                           int other, int axis, int64_t dim, int64_t other_dim,
+                           const char *fmt, ...);
+bc_error_kind bc_error_vset(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
+                            int other, int axis, int64_t dim, int64_t other_dim,
+                            const char *fmt, va_list ap);
 
 /* ---- the rules ------------------------------------------------------- */
 
