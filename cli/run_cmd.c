@@ -80,47 +80,33 @@ static const bc_sut *find_sut(const char *name)
     return sut;
 }
 
-/* Parses "a,b,c" of rule names into a bit mask; -1 with a message if one is unknown. */
-static int parse_rules(const char *list, unsigned *mask)
+static int rule_index(const char *name)
 {
-    char *copy = strdup(list), *save = NULL;
-    int status = copy ? 0 : -1;
-    *mask = 0;
-    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
-        bc_rule r;
-        if (bc_rule_from_name(tok, &r) != 0) {
-            fprintf(stderr, "broadcheck run: --rule: unknown rule '%s' (expected none, numpy, "
-                            "onnx-uni, pdpd, broadcast-to, bidirectional or explicit)\n", tok);
-            status = -1;
-            break;
-        }
-        *mask |= 1u << r;
-    }
-    if (status == 0 && *mask == 0) {
-        fprintf(stderr, "broadcheck run: --rule: no rule named\n");
-        status = -1;
-    }
-    free(copy);
-    return status;
+    bc_rule r;
+    return bc_rule_from_name(name, &r) == 0 ? (int)r : -1;
 }
 
-static int parse_properties(const char *list, uint64_t *mask)
+/* Parses "a,b,c" into a bit mask, each name's bit given by index_of (-1 for
+ * an unknown name).  Returns -1 with a message naming the option if a name
+ * is unknown or the list is empty. */
+static int parse_name_list(const char *list, const char *option, int (*index_of)(const char *),
+                           const char *expected, uint64_t *mask)
 {
     char *copy = strdup(list), *save = NULL;
     int status = copy ? 0 : -1;
     *mask = 0;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
-        int p = bc_property_from_name(tok);
-        if (p < 0) {
-            fprintf(stderr, "broadcheck run: --property: unknown property '%s' (see "
-                            "'broadcheck list properties')\n", tok);
+        int i = index_of(tok);
+        if (i < 0) {
+            fprintf(stderr, "broadcheck run: --%s: unknown %s '%s' (%s)\n", option, option, tok,
+                    expected);
             status = -1;
             break;
         }
-        *mask |= (uint64_t)1 << p;
+        *mask |= (uint64_t)1 << i;
     }
     if (status == 0 && *mask == 0) {
-        fprintf(stderr, "broadcheck run: --property: no property named\n");
+        fprintf(stderr, "broadcheck run: --%s: no %s named\n", option, option);
         status = -1;
     }
     free(copy);
@@ -159,12 +145,18 @@ int bc_cmd_run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
         switch (c) {
         case O_SUT: sut_name = optarg; break;
-        case O_RULE:
-            if (parse_rules(optarg, &cfg.rules) != 0)
+        case O_RULE: {
+            uint64_t rules;
+            if (parse_name_list(optarg, "rule", rule_index,
+                                "expected none, numpy, onnx-uni, pdpd, broadcast-to, "
+                                "bidirectional or explicit", &rules) != 0)
                 return BC_EXIT_USAGE;
+            cfg.rules = (unsigned)rules;
             break;
+        }
         case O_PROPERTY:
-            if (parse_properties(optarg, &cfg.properties) != 0)
+            if (parse_name_list(optarg, "property", bc_property_from_name,
+                                "see 'broadcheck list properties'", &cfg.properties) != 0)
                 return BC_EXIT_USAGE;
             break;
         case O_CASES:

@@ -98,21 +98,6 @@ int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap)
     return status;
 }
 
-static int write_all(int fd, const char *text, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, text, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        text += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int bc_corpus_append(const char *path, const char *const *lines, int count, char *why, size_t cap)
 {
     if (count == 0)
@@ -139,7 +124,7 @@ int bc_corpus_append(const char *path, const char *const *lines, int count, char
         if (size == 0) {
             char header[64];
             snprintf(header, sizeof header, HEADER "%d\n", BC_CORPUS_VERSION);
-            status = write_all(fd, header, strlen(header));
+            status = bc_write_all(fd, header, strlen(header));
         }
         for (int i = 0; i < count && status == 0; i++) {
             int seen = 0;
@@ -157,7 +142,7 @@ int bc_corpus_append(const char *path, const char *const *lines, int count, char
             }
             memcpy(whole, lines[i], len);
             whole[len] = '\n';
-            status = write_all(fd, whole, len + 1); /* one line, one write */
+            status = bc_write_all(fd, whole, len + 1); /* one line, one write */
             free(whole);
         }
         if (status == 0 && fsync(fd) != 0)

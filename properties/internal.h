@@ -69,6 +69,10 @@ struct bc_run_result {
     int64_t corpus_failed;
 };
 
+/* Writes len bytes to fd, retrying short writes and EINTR (file_io.c).
+ * Returns 0, or -1 with errno set. */
+int bc_write_all(int fd, const char *data, size_t len);
+
 /* The replay line of a failure. */
 char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
 

@@ -249,7 +249,7 @@ static bc_check identity(bc_check_ctx *ctx, const bc_vector *c, char *detail, si
     bc_sut_answer base, with;
     if (c->params.rule == BC_RULE_BIDIRECTIONAL) {
         /* what bidirectional(input, ones) must give: the input, if valid */
-        ask(ctx, &c->params, 2, c->shapes, &base); /* queried for the call count's sake only */
+        memset(&base, 0, sizeof base);
         base.status = BC_SUT_OK;
         base.shape = c->shapes[0];
         for (int k = 0; k < base.shape.rank; k++)

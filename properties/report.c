@@ -266,21 +266,6 @@ static double finite_or_zero(double x)
 
 /* ---- writing a file whole or not at all -------------------------------- */
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        data += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Syncs the directory holding path so that the rename itself is durable;
  * best effort (some file systems refuse fsync on a directory). */
 static void sync_parent(const char *path)
@@ -347,7 +332,7 @@ static int write_atomic(const char *path, const char *what, const char *data, si
         step = "setting the permissions of";
         goto fail;
     }
-    if (write_all(fd, data, len) != 0) {
+    if (bc_write_all(fd, data, len) != 0) {
         step = "writing";
         goto fail;
     }

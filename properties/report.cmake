@@ -7,5 +7,6 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
-set(BC_REPORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report.c ${CMAKE_CURRENT_LIST_DIR}/coverage.c)
+set(BC_REPORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report.c ${CMAKE_CURRENT_LIST_DIR}/coverage.c
+    ${CMAKE_CURRENT_LIST_DIR}/file_io.c)
 set(BC_REPORT_LIBS PkgConfig::JANSSON PkgConfig::LIBXML2)
