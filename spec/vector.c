@@ -91,6 +91,81 @@ int bc_params_set_option(bc_params *p, const char *key, const char *value, char 
     return 0;
 }
 
+static int parse_u64(const char *value, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*value))
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (*end != '\0' || errno == ERANGE)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int bc_value_set_option(bc_value_case *v, const char *key, const char *value, char *why,
+                        size_t cap)
+{
+    if (strcmp(key, "op") == 0) {
+        if (v->present) {
+            WHY("option 'op' given twice");
+            return -1;
+        }
+        v->present = 1;
+        if (strcmp(value, "where") == 0) {
+            v->kind = BC_VALUE_SELECT;
+        } else if (strcmp(value, "broadcast") == 0) {
+            v->kind = BC_VALUE_BROADCAST;
+        } else if (strcmp(value, "sum-to-shape") == 0) {
+            v->kind = BC_VALUE_SUM_TO_SHAPE;
+        } else if (bc_op_from_name(value, &v->op) == 0) {
+            v->kind = BC_VALUE_ELEMENTWISE;
+        } else {
+            WHY("op: unknown operation '%s' (expected add, sub, mul, div, max, min, equal, "
+                "less, and, or, where, broadcast or sum-to-shape)", value);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(key, "dtype") == 0) {
+        if (bc_dtype_from_name(value, &v->dtype) != 0) {
+            WHY("dtype: unknown dtype '%s' (expected bool, int8, uint8, int32, int64, float32, "
+                "float64 or float16)", value);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(key, "operand") == 0) {
+        uint64_t k;
+        if (parse_u64(value, &k) != 0 || k >= BC_VECTOR_MAX_SHAPES) {
+            WHY("operand: expected an operand index 0 to %d, found '%s'",
+                BC_VECTOR_MAX_SHAPES - 1, value);
+            return -1;
+        }
+        v->operand = (int)k;
+        return 1;
+    }
+    if (strcmp(key, "layout") == 0 || strcmp(key, "values") == 0) {
+        if (parse_u64(value, key[0] == 'l' ? &v->layout : &v->values) != 0) {
+            WHY("%s: expected a seed (an unsigned 64-bit integer), found '%s'", key, value);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+const char *bc_value_case_op_name(const bc_value_case *v)
+{
+    switch (v->kind) {
+    case BC_VALUE_ELEMENTWISE: return bc_op_name(v->op);
+    case BC_VALUE_SELECT: return "where";
+    case BC_VALUE_BROADCAST: return "broadcast";
+    default: return "sum-to-shape";
+    }
+}
+
 /* The next blank-separated word of s, copied into word[cap]. */
 static const char *next_word(const char *s, char *word, size_t cap)
 {
@@ -137,6 +212,8 @@ int bc_vector_parse(const char *line, bc_vector *v, char *why, size_t cap)
         goto done;
     }
     v->params = bc_params_for(rule);
+    v->value.dtype = BC_INT32;
+    int value_keys_at = 0; /* column of the first value key, to name it if op= is missing */
     for (;;) {
         at = s;
         s = next_word(s, word, wordcap);
@@ -173,10 +250,24 @@ int bc_vector_parse(const char *line, bc_vector *v, char *why, size_t cap)
             goto done;
         }
         *eq = '\0';
-        if (bc_params_set_option(&v->params, word, eq + 1, detail, sizeof detail) != 0) {
+        int is_value = bc_value_set_option(&v->value, word, eq + 1, detail, sizeof detail);
+        if (is_value < 0 ||
+            (is_value == 0 &&
+             bc_params_set_option(&v->params, word, eq + 1, detail, sizeof detail) != 0)) {
             WHY("column %d: %s", COL, detail);
             goto done;
         }
+        if (is_value)
+            value_keys_at = value_keys_at ? value_keys_at : COL;
+    }
+    if (value_keys_at && !v->value.present) {
+        WHY("column %d: dtype=, operand=, layout= and values= describe a value case, which "
+            "needs op=", value_keys_at);
+        goto done;
+    }
+    if (v->value.operand != 0 && v->value.kind != BC_VALUE_SUM_TO_SHAPE) {
+        WHY("column %d: operand= goes with op=sum-to-shape only", value_keys_at);
+        goto done;
     }
     at = s;
     s = next_word(s, word, wordcap);
@@ -230,6 +321,16 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
         PUT(" %s=", (p->options & BC_OPT_AXES) ? "axes" : "axes-mapping");
         for (int i = 0; i < p->naxes; i++)
             PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
+    }
+    const bc_value_case *val = &v->value;
+    if (val->present) {
+        PUT(" op=%s dtype=%s", bc_value_case_op_name(val), bc_dtype_name(val->dtype));
+        if (val->kind == BC_VALUE_SUM_TO_SHAPE)
+            PUT(" operand=%d", val->operand);
+        if (val->layout)
+            PUT(" layout=%llu", (unsigned long long)val->layout);
+        if (val->values)
+            PUT(" values=%llu", (unsigned long long)val->values);
     }
     for (int i = 0; i < v->nshapes; i++) {
         PUT(" ");

@@ -1,18 +1,20 @@
 /*
  * broadcheck/sut.h: a system under test, as the property engine sees it.
  *
- * A SUT answers shape questions (and, later, value questions) for a rule.
+ * A SUT answers shape questions (the result shape of shapes under a rule)
+ * and value questions (compute an operation on tensors of those shapes).
  * Each answer is one of: a result, "rejected: not broadcastable" (with an
  * error kind if the SUT knows one), "unsupported" (the SUT does not
- * implement this rule, profile or size: never counted as a pass), or
- * "internal error".  Built-in SUTs are the reference and the planted-bug
- * mutants of sut_adapters/mutants/; the versioned C ABI for external
- * adapters builds on this.
+ * implement this rule, profile, operation, dtype or size: never counted as
+ * a pass), or "internal error".  Built-in SUTs are the reference and the
+ * planted-bug mutants of sut_adapters/mutants/; the versioned C ABI for
+ * external adapters builds on this.
  */
 #ifndef BROADCHECK_SUT_H
 #define BROADCHECK_SUT_H
 
 #include "broadcheck/shape.h"
+#include "broadcheck/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,10 +36,43 @@ typedef struct bc_sut_answer {
 
 typedef struct bc_sut bc_sut;
 
+/* A value question: compute `kind` on `inputs`, broadcasting `shapes` under
+ * `params`, into the C-contiguous buffer `out`.
+ *
+ *   kind                 inputs (each of the matching shape)       result shape
+ *   BC_VALUE_ELEMENTWISE n operands, combined with `op`            the rule's result
+ *                        (n > 2: folded left, as bc_eval_nary)
+ *   BC_VALUE_SELECT      cond (bool), a, b; n == 3                  the rule's result
+ *   BC_VALUE_BROADCAST   the input, shapes[0]; shapes[1] the target the rule's result
+ *   BC_VALUE_SUM_TO_SHAPE the gradient, of the rule's result shape  shapes[operand]
+ *
+ * The inputs may have any strides (negative, zero on size-1 axes, gaps)
+ * and an offset; they are read only.  The SUT stores the shape it computed
+ * in answer->shape and, when that shape has at most out_capacity elements,
+ * writes them row-major into out (dtype out_dtype).  The harness sizes out
+ * for the reference's result, so a SUT that computes another shape is
+ * caught by the shape, never by an overrun. */
+typedef struct bc_eval_request {
+    bc_value_op kind;
+    bc_op op;                /* BC_VALUE_ELEMENTWISE only */
+    const bc_params *params; /* the rule and its options */
+    int n;                   /* the case's shapes, as for infer_shape */
+    const bc_shape *shapes;
+    int operand;             /* BC_VALUE_SUM_TO_SHAPE: whose shape the result has */
+    int ninputs;
+    const bc_tensor *inputs;
+    bc_dtype out_dtype;
+    void *out;
+    int64_t out_capacity; /* elements out can hold */
+} bc_eval_request;
+
 typedef struct bc_sut_ops {
     /* Result shape of shapes under p (the same arguments as bc_infer). */
     void (*infer_shape)(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
                         bc_sut_answer *answer);
+    /* A value question; NULL if the SUT computes no values (every value
+     * property is then "unsupported" for it). */
+    void (*eval)(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer);
 } bc_sut_ops;
 
 struct bc_sut {
@@ -47,6 +82,11 @@ struct bc_sut {
     const char *citation;    /* for mutants: the real bug it models; else NULL */
     const bc_sut_ops *ops;
 };
+
+/* The reference's answer to a value question, computed by evaluator ev
+ * (BC_EVAL_FAST for the reference SUT, BC_EVAL_NAIVE as the oracle of the
+ * value properties).  Adapters and mutants build on it. */
+void bc_reference_eval(bc_evaluator ev, const bc_eval_request *req, bc_sut_answer *answer);
 
 /* The built-in SUTs: "reference" first, then the mutants.  *count gets
  * their number. */

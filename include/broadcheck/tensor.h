@@ -115,6 +115,16 @@ bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t);
 /* 1 if op is defined on dtype t (add, sub, mul and div refuse bool). */
 int bc_op_takes_dtype(bc_op op, bc_dtype t);
 
+/* The four kinds of value operation a property asks a SUT to compute
+ * (sut.h's bc_eval_request). */
+typedef enum bc_value_op {
+    BC_VALUE_ELEMENTWISE,  /* bc_eval_binary, bc_eval_nary */
+    BC_VALUE_SELECT,       /* bc_eval_select */
+    BC_VALUE_BROADCAST,    /* bc_eval_broadcast */
+    BC_VALUE_SUM_TO_SHAPE, /* bc_eval_sum_to_shape */
+    BC_VALUE_OP_COUNT
+} bc_value_op;
+
 /* out = a op b.  Rules: none, numpy, onnx-uni, pdpd (every profile).
  * a and b have the same dtype; out has the result shape and dtype. */
 bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p,

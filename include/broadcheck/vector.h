@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "broadcheck/shape.h"
+#include "broadcheck/tensor.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,8 +27,25 @@ typedef enum bc_expect {
     BC_EXPECT_ERROR      /* -> error:KIND */
 } bc_expect;
 
+/* A value case: the line also names an operation (op=) to compute on
+ * tensors of its shapes, their dtype and how their memory is laid out and
+ * filled (spec/README.md, "Value cases").  Its expectation is still the
+ * rule's result shape; the values are checked against the naive oracle. */
+typedef struct bc_value_case {
+    int present;      /* the line names op= */
+    bc_value_op kind; /* op=add ... op=or: elementwise; where; broadcast; sum-to-shape */
+    bc_op op;         /* with BC_VALUE_ELEMENTWISE */
+    bc_dtype dtype;   /* dtype=, default int32: the data inputs (where's cond is bool) */
+    int operand;      /* operand=, with sum-to-shape: whose shape the result has */
+    uint64_t layout;  /* layout=, 0 (default): inputs C-contiguous; else the seed of
+                         their axis order, strides, gaps and offsets */
+    uint64_t values;  /* values=, 0 (default): distinct small integers in row-major
+                         order; else the seed of random small integers */
+} bc_value_case;
+
 typedef struct bc_vector {
     bc_params params;
+    bc_value_case value;
     int nshapes;
     bc_shape shapes[BC_VECTOR_MAX_SHAPES];
     bc_expect expect;
@@ -48,6 +66,14 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap);
  * as the CLI's --axis etc. do too.  Returns 0, or -1 with why. */
 int bc_params_set_option(bc_params *p, const char *key, const char *value, char *why,
                          size_t cap);
+
+/* Sets one value-case KEY=VALUE (op, dtype, operand, layout, values).
+ * Returns 1 if key is one of those and value is good, 0 if key is not a
+ * value key, -1 with why on a bad value. */
+int bc_value_set_option(bc_value_case *v, const char *key, const char *value, char *why,
+                        size_t cap);
+/* The op= name of a value case ("add", ..., "where", "broadcast", "sum-to-shape"). */
+const char *bc_value_case_op_name(const bc_value_case *v);
 
 /* Runs a vector through the reference.  Returns 1 if the reference agrees
  * with the expectation, 0 if not; got/err receive what it computed. */

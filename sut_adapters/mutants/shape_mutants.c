@@ -223,7 +223,7 @@ static void mapping_allows_repeats(const bc_sut *sut, const bc_params *p, int n,
 }
 
 #define MUTANT(ident, fn, name, what, cite)                        \
-    static const bc_sut_ops ident##_ops = {fn};                   \
+    static const bc_sut_ops ident##_ops = {fn, NULL}; /* shapes only */ \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
 MUTANT(bc_mutant_max_dim, max_dim, "mutant:max-dim",
