@@ -21,5 +21,8 @@ typedef struct bc_bench_options {
 void bc_bench_list(FILE *out);
 /* Runs the bench; 0 on success, 2 for an unknown pattern. */
 int bc_bench_run(const bc_bench_options *o, FILE *out);
+/* bench/property_bench.c: property cases a second (o->json, o->repeat);
+ * cores for the default-run row.  0 on success, 1 if a property failed. */
+int bc_bench_properties(const bc_bench_options *o, int cores, FILE *out);
 
 #endif

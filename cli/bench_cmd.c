@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bench/bench.h"
 #include "cli.h"
@@ -18,6 +19,7 @@
 
 static const char bench_usage[] =
     "usage: broadcheck bench [--json] [--pattern NAME] [--repeat N] [--python PATH]\n"
+    "       broadcheck bench --properties [--json] [--repeat N]\n"
     "\n"
     "Times the fast engine (one thread, float32 add) on each pattern and prints the\n"
     "bytes per second it moves (output plus each input's distinct elements) and the\n"
@@ -28,7 +30,10 @@ static const char bench_usage[] =
     "  --pattern NAME  run one pattern (--list prints them)\n"
     "  --repeat N      timed runs per pattern, the median is reported (default 5)\n"
     "  --python PATH   interpreter for the NumPy comparison (default $BC_PYTHON or\n"
-    "                  /usr/bin/python3); without numpy the ratios print as '-'\n";
+    "                  /usr/bin/python3); without numpy the ratios print as '-'\n"
+    "  --properties    instead: property cases a second against the reference, one\n"
+    "                  thread, shape and value properties, and the default run on\n"
+    "                  every core (targets 10^6/s, 10^5/s and 60 s)\n";
 
 int bc_cmd_bench(int argc, char **argv)
 {
@@ -36,8 +41,13 @@ int bc_cmd_bench(int argc, char **argv)
     const char *env = getenv("BC_PYTHON");
     if (env && *env)
         o.python = env;
+    int properties = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--properties") == 0) {
+            properties = 1;
+            continue;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(bench_usage, stdout);
             return BC_EXIT_OK;
@@ -63,6 +73,12 @@ int bc_cmd_bench(int argc, char **argv)
                     bench_usage);
             return BC_EXIT_USAGE;
         }
+    }
+    if (properties) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        return bc_bench_properties(&o, cores > 0 && cores <= 256 ? (int)cores : 1, stdout)
+                   ? BC_EXIT_FAIL
+                   : BC_EXIT_OK;
     }
     return bc_bench_run(&o, stdout) ? BC_EXIT_USAGE : BC_EXIT_OK;
 }

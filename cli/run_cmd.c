@@ -26,7 +26,9 @@ static const char run_usage[] =
     "  --rule R,...          rules to check (default: all)\n"
     "  --property P,...      properties to check (default: all); see\n"
     "                        'broadcheck list properties'\n"
-    "  --cases N             cases per rule x property cell (default 50000)\n"
+    "  --cases N             cases per rule x property cell (default 50000 for\n"
+    "                        shape properties, 10000 for value properties)\n"
+    "  --value-cases N       cases per value-property cell, after --cases\n"
     "  --time SECONDS        instead of --cases: share this time among the cells\n"
     "                        (counts then depend on the machine)\n"
     "  --seed S              the seed, an unsigned 64-bit integer (default 1)\n"
@@ -115,13 +117,14 @@ static int parse_name_list(const char *list, const char *option, int (*index_of)
 
 int bc_cmd_run(int argc, char **argv)
 {
-    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS, O_CORPUS,
+    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS, O_CORPUS,
            O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
         {"property", required_argument, NULL, O_PROPERTY},
         {"cases", required_argument, NULL, O_CASES},
+        {"value-cases", required_argument, NULL, O_VALUE_CASES},
         {"time", required_argument, NULL, O_TIME},
         {"seed", required_argument, NULL, O_SEED},
         {"shard", required_argument, NULL, O_SHARD},
@@ -137,7 +140,7 @@ int bc_cmd_run(int argc, char **argv)
     };
     bc_run_config cfg = bc_run_config_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
-    int quiet = 0, have_cases = 0;
+    int quiet = 0, have_cases = 0, have_value_cases = 0;
     uint64_t v;
     int c;
     optind = 1;
@@ -165,7 +168,17 @@ int bc_cmd_run(int argc, char **argv)
                 return BC_EXIT_USAGE;
             }
             cfg.cases = (int64_t)v;
+            if (!have_value_cases)
+                cfg.value_cases = (int64_t)v;
             have_cases = 1;
+            break;
+        case O_VALUE_CASES:
+            if (parse_u64(optarg, INT64_MAX, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --value-cases: expected a positive integer, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.value_cases = (int64_t)v;
+            have_value_cases = 1;
             break;
         case O_TIME: {
             char *end;
@@ -237,8 +250,8 @@ int bc_cmd_run(int argc, char **argv)
         fprintf(stderr, "broadcheck run: unexpected argument '%s'\n", argv[optind]);
         return BC_EXIT_USAGE;
     }
-    if (have_cases && cfg.seconds > 0) {
-        fprintf(stderr, "broadcheck run: give --cases or --time, not both\n");
+    if ((have_cases || have_value_cases) && cfg.seconds > 0) {
+        fprintf(stderr, "broadcheck run: give --cases/--value-cases or --time, not both\n");
         return BC_EXIT_USAGE;
     }
     cfg.sut = find_sut(sut_name);
@@ -345,8 +358,9 @@ int bc_cmd_list(int argc, char **argv)
         int count;
         const bc_property_info *props = bc_properties(&count);
         for (int i = 0; i < count; i++) {
-            printf("%s (%s)\n  checks: %s\n  catches: %s\n  rules:", props[i].name, props[i].kind,
-                   props[i].checks, props[i].why);
+            printf("%s (%s, %s)\n  checks: %s\n  catches: %s\n  rules:", props[i].name,
+                   props[i].kind, props[i].values ? "values" : "shapes", props[i].checks,
+                   props[i].why);
             for (int r = 0; r < BC_RULE_COUNT; r++)
                 if ((props[i].rules >> r) & 1u)
                     printf(" %s", bc_rule_name((bc_rule)r));

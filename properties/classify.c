@@ -57,6 +57,16 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
     coverage[BC_COV_MAX_RANK] += max_rank == BC_MAX_RANK;
     coverage[BC_COV_MANY_OPERANDS] += c->nshapes > 2;
     coverage[BC_COV_MAX_OPERANDS] += c->nshapes == BC_MAX_OPERANDS;
+    if (c->value.present) {
+        const bc_value_case *v = &c->value;
+        coverage[BC_COV_VALUE]++;
+        coverage[BC_COV_VALUE_SIZE_0] += any_zero;
+        coverage[BC_COV_VALUE_STRIDED] += v->layout != 0;
+        coverage[BC_COV_VALUE_NARY] += v->kind == BC_VALUE_ELEMENTWISE && c->nshapes > 2;
+        coverage[BC_COV_VALUE_SELECT] += v->kind == BC_VALUE_SELECT;
+        coverage[BC_COV_VALUE_BROADCAST] += v->kind == BC_VALUE_BROADCAST;
+        coverage[BC_COV_VALUE_SUM_TO_SHAPE] += v->kind == BC_VALUE_SUM_TO_SHAPE;
+    }
 
     bc_shape result;
     bc_error_kind kind = bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL);

@@ -19,6 +19,13 @@ static const char *const coverage_names[BC_COV_COUNT] = {
     [BC_COV_MANY_OPERANDS] = "many-operands",
     [BC_COV_MAX_OPERANDS] = "max-operands",
     [BC_COV_HUGE_DIM] = "huge-dim",
+    [BC_COV_VALUE] = "value",
+    [BC_COV_VALUE_SIZE_0] = "value-size-0",
+    [BC_COV_VALUE_STRIDED] = "value-strided",
+    [BC_COV_VALUE_NARY] = "value-nary",
+    [BC_COV_VALUE_SELECT] = "value-where",
+    [BC_COV_VALUE_BROADCAST] = "value-broadcast",
+    [BC_COV_VALUE_SUM_TO_SHAPE] = "value-sum-to-shape",
 };
 
 const char *bc_coverage_name(bc_coverage c)

@@ -56,6 +56,36 @@ static void gen_result(bc_prng *r, int rank, int64_t max_dim, bc_shape *s)
         s->dims[i] = gen_dim(r, max_dim);
 }
 
+/* A result shape for a value case: rank 0 to 6 (mostly 1 to 3), dims 0 to
+ * 4, lowered until it has at most 64 elements.  A 0 dim in 12 % of them, so
+ * that with the operands' own 0s over 10 % of value cases hold one. */
+static void gen_value_result(bc_prng *r, bc_shape *s)
+{
+    static const int rank_weight[7] = {8, 22, 30, 22, 10, 5, 3};
+    int x = (int)bc_prng_below(r, 100), rank = 0;
+    while (x >= rank_weight[rank]) {
+        x -= rank_weight[rank];
+        rank++;
+    }
+    s->rank = rank;
+    for (int i = 0; i < rank; i++)
+        s->dims[i] = bc_prng_percent(r, 18) ? 1 : bc_prng_range(r, 2, 4);
+    if (rank > 0 && bc_prng_percent(r, 12))
+        s->dims[bc_prng_below(r, (uint64_t)rank)] = 0;
+    for (;;) {
+        int64_t numel = 1;
+        int largest = 0;
+        for (int i = 0; i < rank; i++) {
+            numel *= s->dims[i];
+            if (s->dims[i] > s->dims[largest])
+                largest = i;
+        }
+        if (numel <= 64)
+            break;
+        s->dims[largest]--;
+    }
+}
+
 /* An operand that broadcasts to `result`: its trailing `keep` axes, some set
  * to 1.  ones_percent is how often each axis becomes 1. */
 static void derive(bc_prng *r, const bc_shape *result, int keep, int ones_percent, bc_shape *out)
@@ -289,11 +319,14 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
 {
     const bc_rule rule = req->rule;
     c->params = bc_params_for(rule);
+    memset(&c->value, 0, sizeof c->value); /* a shape case; value generators add theirs */
     c->nshapes = 0;
     c->expect = BC_EXPECT_ANY_ERROR;
     bc_shape result;
-    int max_rank = BC_MAX_RANK;
-    gen_result(r, gen_rank(r, max_rank), req->max_dim, &result);
+    if (req->value_sized)
+        gen_value_result(r, &result);
+    else
+        gen_result(r, gen_rank(r, BC_MAX_RANK), req->max_dim, &result);
     switch (rule) {
     case BC_RULE_NONE:
     case BC_RULE_NUMPY:
@@ -326,7 +359,7 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
         return;
     /* One mutation from the catalogue. */
     int pick = (int)bc_prng_below(r, 100);
-    if (pick < 12) {
+    if (pick < 12 && !req->value_sized) { /* a negative dim: no tensor can have it */
         mutate_negative(r, c);
     } else if (rule == BC_RULE_PDPD && pick < 40) {
         if (bc_prng_percent(r, 50)) {

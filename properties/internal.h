@@ -27,6 +27,13 @@ typedef enum bc_coverage {
     BC_COV_MANY_OPERANDS,  /* more than 2 operands */
     BC_COV_MAX_OPERANDS,   /* exactly BC_MAX_OPERANDS operands */
     BC_COV_HUGE_DIM,       /* a dim above 2^32 */
+    BC_COV_VALUE,          /* a value case (tensors computed) */
+    BC_COV_VALUE_SIZE_0,   /* ... with a 0 dim in some operand: no elements */
+    BC_COV_VALUE_STRIDED,  /* ... with non-contiguous inputs */
+    BC_COV_VALUE_NARY,     /* ... elementwise on 3 or more operands */
+    BC_COV_VALUE_SELECT,   /* ... where */
+    BC_COV_VALUE_BROADCAST,   /* ... broadcast */
+    BC_COV_VALUE_SUM_TO_SHAPE, /* ... sum-to-shape */
     BC_COV_COUNT
 } bc_coverage;
 
@@ -55,7 +62,8 @@ struct bc_run_result {
     char sut_name[128];
     char sut_version[128];
     uint64_t seed;
-    int64_t cases;           /* per cell, as configured (0 with seconds) */
+    int64_t cases;           /* per shape-property cell, as configured (0 with seconds) */
+    int64_t value_cases;     /* per value-property cell, as configured (0 with seconds) */
     double seconds;          /* as configured */
     int shard_index, shard_count, jobs;
     double elapsed;          /* wall seconds */
@@ -86,10 +94,16 @@ typedef enum bc_check {
     BC_CHECK_UNSUPPORTED /* the SUT declines a query the property needs */
 } bc_check;
 
+typedef struct bc_arena bc_arena; /* value.h */
+
 typedef struct bc_check_ctx {
     const bc_sut *sut;
     int64_t sut_calls; /* every query the property made */
+    bc_arena *arena;   /* scratch for value properties: made on first use, reset per check */
 } bc_check_ctx;
+
+/* Frees what checking with ctx allocated (its arena). */
+void bc_check_ctx_release(bc_check_ctx *ctx);
 
 /* Generates the case that `property` checks on `rule` from r. */
 void bc_property_gen(int property, bc_rule rule, bc_prng *r, bc_vector *c);
@@ -102,10 +116,15 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
 /* Shrinks c, which fails `property` on ctx->sut, in place to a 1-minimal
  * case: no single simplification (drop an operand, an axis, an option, an
  * axes entry; lower a dim to 0, 1, 2, half or one less; a negative dim to
- * -1) still fails.  Stops early after max_calls SUT calls.  Writes the
+ * -1; a value case's layout and values to 0, its dtype to int32, its op to
+ * add) still fails.  Stops early after max_calls SUT calls.  Writes the
  * failure detail of the final case; returns the simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap);
+/* The idx-th simplification of c, written into out: 1 if there is one (out
+ * differs from c), 0 if this one does not apply, -1 past the end of the
+ * list.  Exposed so a test can prove a shrunk case 1-minimal. */
+int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out);
 
 /* ---- coverage (classify.c) ------------------------------------------- */
 

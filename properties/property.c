@@ -10,6 +10,7 @@
 
 #include "gen.h"
 #include "internal.h"
+#include "value.h"
 
 #define R(rule) (1u << (rule))
 #define ALL_RULES ((1u << BC_RULE_COUNT) - 1)
@@ -24,6 +25,10 @@ enum {
     P_BIDIRECTIONAL_IS_NUMPY,
     P_PDPD_IS_PADDED_NUMPY,
     P_EXPLICIT_FORMS_AGREE,
+    P_VALUE_DIFFERENTIAL,
+    P_LAYOUT_INVARIANCE,
+    P_BROADCAST_THEN_ELEMENTWISE,
+    P_SUM_OF_BROADCAST,
     P_COUNT
 };
 
@@ -33,53 +38,79 @@ static const bc_property_info properties[P_COUNT] = {
         "The SUT accepts exactly the cases the reference accepts, with the same result shape, "
         "and (where the SUT names one) the same error kind.",
         "Any shape-rule bug: wrong stretch of 0, missing rank check, wrong axis default.",
-        ALL_RULES},
+        ALL_RULES, 0},
     [P_COMMUTATIVE] = {
         "commutative", "metamorphic",
         "Reversing the operands of numpy (or swapping input and target of bidirectional) "
         "changes neither acceptance nor the result shape.",
         "Asymmetric code paths: operand 0 that cannot broadcast, a stretch only on one side.",
-        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL)},
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0},
     [P_ASSOCIATIVE] = {
         "associative", "metamorphic",
         "numpy(numpy(a,b),c), numpy(a,numpy(b,c)) and numpy(a,b,c) agree.",
         "n-ary broadcasting that differs from folding binary broadcasts.",
-        R(BC_RULE_NUMPY)},
+        R(BC_RULE_NUMPY), 0},
     [P_IDENTITY] = {
         "identity", "metamorphic",
         "Adding a scalar or an all-ones shape of no larger rank changes nothing.",
         "Scalars and size-1 dims treated as real dims (a 1 that does not stretch).",
-        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL)},
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0},
     [P_PREPEND_ONES] = {
         "prepend-ones", "metamorphic",
         "Prepending the same number of 1s to every operand only prepends 1s to the result.",
         "Rank-dependent code paths, left alignment, off-by-one in rank differences.",
         R(BC_RULE_NONE) | R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO) |
-            R(BC_RULE_BIDIRECTIONAL)},
+            R(BC_RULE_BIDIRECTIONAL), 0},
     [P_UNI_IMPLIES_NUMPY] = {
         "uni-implies-numpy", "metamorphic",
         "When onnx-uni accepts (A, B), numpy accepts it with result A; when broadcast-to "
         "accepts (input, target), numpy gives the target.",
         "A one-way rule more permissive than two-way broadcasting (a missing rank check).",
-        R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO)},
+        R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO), 0},
     [P_BIDIRECTIONAL_IS_NUMPY] = {
         "bidirectional-is-numpy", "metamorphic",
         "bidirectional(input, target) equals numpy(input, target), acceptance and result.",
         "Expand implemented as broadcast_to (or the reverse).",
-        R(BC_RULE_BIDIRECTIONAL)},
+        R(BC_RULE_BIDIRECTIONAL), 0},
     [P_PDPD_IS_PADDED_NUMPY] = {
         "pdpd-is-padded-numpy", "metamorphic",
         "pdpd equals numpy after the smaller operand is padded with 1s around the axis window "
         "(after trimming, for openvino-doc).",
         "B read at the wrong axis, trailing 1s not ignored, the default axis computed after "
         "trimming.",
-        R(BC_RULE_PDPD)},
+        R(BC_RULE_PDPD), 0},
     [P_EXPLICIT_FORMS_AGREE] = {
         "explicit-forms-agree", "metamorphic",
         "An explicit broadcast_axes case the SUT accepts is also accepted, with the same "
         "result, in its axes_mapping spelling (the complement of the axes).",
         "The two spellings of explicit broadcast implemented inconsistently.",
-        R(BC_RULE_EXPLICIT)},
+        R(BC_RULE_EXPLICIT), 0},
+    [P_VALUE_DIFFERENTIAL] = {
+        "value-differential", "differential",
+        "The SUT computes every operation (elementwise, n-ary, where, broadcast, sum-to-shape) "
+        "on strided inputs of distinct values exactly as the naive reference does, and rejects "
+        "what it rejects.",
+        "A wrong index or stride for a stretched axis, a mis-summed gradient, swapped where "
+        "branches: anything that reads the wrong element.",
+        ALL_RULES, 1},
+    [P_LAYOUT_INVARIANCE] = {
+        "layout-invariance", "metamorphic",
+        "The same values through other strides (permuted, negative, gapped, 0 on size-1 axes, "
+        "offset) give the same result as C-contiguous inputs.",
+        "Kernels that assume contiguous inputs, ignore an offset or use a size-1 axis's stride.",
+        ALL_RULES, 1},
+    [P_BROADCAST_THEN_ELEMENTWISE] = {
+        "broadcast-then-elementwise", "metamorphic",
+        "Broadcasting each operand to the result shape first (broadcast-to), then computing "
+        "with rule none, gives the same values as the broadcasting operation.",
+        "A fused broadcasting kernel that disagrees with the library's own broadcast_to.",
+        R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI), 1},
+    [P_SUM_OF_BROADCAST] = {
+        "sum-of-broadcast", "metamorphic",
+        "sum-to-shape of broadcast(x) is x times the stretch factor numel(result)/numel(x) "
+        "(exact: small integer values).",
+        "A backprop that forgets the leading or the stretched axes, or sums the wrong ones.",
+        R(BC_RULE_BROADCAST_TO) | R(BC_RULE_BIDIRECTIONAL) | R(BC_RULE_EXPLICIT), 1},
 };
 
 const bc_property_info *bc_properties(int *count)
@@ -100,8 +131,24 @@ int bc_property_from_name(const char *name)
 
 void bc_property_gen(int property, bc_rule rule, bc_prng *r, bc_vector *c)
 {
-    bc_gen_request req = {rule, 0, 0, 30, 0};
+    bc_gen_request req = {rule, 0, 0, 30, 0, 0};
+    const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
+    case P_VALUE_DIFFERENTIAL:
+        bc_value_gen(r, rule, all_kinds, 0, c);
+        return;
+    case P_LAYOUT_INVARIANCE:
+        bc_value_gen(r, rule, all_kinds, 1, c);
+        return;
+    case P_BROADCAST_THEN_ELEMENTWISE:
+        bc_value_gen(r, rule,
+                     BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT), 0, c);
+        return;
+    case P_SUM_OF_BROADCAST:
+        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), 0, c);
+        if (c->value.dtype == BC_BOOL || c->value.dtype == BC_FLOAT16)
+            c->value.dtype = BC_INT32; /* no sums on bool; binary16 sums round */
+        return;
     case P_ASSOCIATIVE:
         req.min_operands = req.max_operands = 3;
         break;
@@ -413,6 +460,241 @@ static bc_check explicit_forms_agree(bc_check_ctx *ctx, const bc_vector *c, char
                    "explicit axes_mapping of the other axes", detail, cap);
 }
 
+
+/* ---- value properties ------------------------------------------------------ */
+
+void bc_check_ctx_release(bc_check_ctx *ctx)
+{
+    bc_arena_free(ctx->arena);
+    ctx->arena = NULL;
+}
+
+/* Scratch for one check; NULL when out of memory. */
+static bc_value_request *new_request(bc_check_ctx *ctx)
+{
+    if (!ctx->arena && !(ctx->arena = bc_arena_new()))
+        return NULL;
+    return bc_arena_alloc(ctx->arena, sizeof(bc_value_request));
+}
+
+/* Asks the SUT a value question; an overrun of the output is its fault. */
+static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    ctx->sut_calls++;
+    if (!ctx->sut->ops->eval) {
+        a->status = BC_SUT_UNSUPPORTED;
+        snprintf(a->message, sizeof a->message, "the SUT computes no values");
+        return;
+    }
+    ctx->sut->ops->eval(ctx->sut, &vr->req, a);
+    if (bc_value_guard_broken(vr)) {
+        a->status = BC_SUT_INTERNAL_ERROR;
+        snprintf(a->message, sizeof a->message,
+                 "wrote past the end of its output buffer (%lld elements)",
+                 (long long)vr->req.out_capacity);
+    }
+}
+
+/* A second request like vr (same kind, inputs and output size) with its own
+ * output, for the oracle or for another layout's answer to compare with. */
+static int same_question(bc_check_ctx *ctx, const bc_value_request *vr, bc_value_request *copy)
+{
+    const bc_eval_request *q = &vr->req;
+    return bc_value_request_make(copy, q->kind, q->op, q->params, q->n, q->shapes, q->operand,
+                                 q->ninputs, vr->inputs, q->out_dtype, q->out_capacity,
+                                 ctx->arena);
+}
+
+/* Compares two value answers: statuses, shapes, then every element. */
+static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
+                      const char *got_name, const bc_value_request *want_vr,
+                      const bc_sut_answer *want, const char *want_name, char *detail, size_t cap)
+{
+    if (got->status == BC_SUT_UNSUPPORTED || want->status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    char g[1400], w[1400];
+    describe(got, g, sizeof g);
+    describe(want, w, sizeof w);
+    if (got->status == BC_SUT_INTERNAL_ERROR || want->status == BC_SUT_INTERNAL_ERROR) {
+        snprintf(detail, cap, "%s gives %s; %s gives %s", got_name, g, want_name, w);
+        return BC_CHECK_FAIL;
+    }
+    if (want->status == BC_SUT_REJECTED || got->status == BC_SUT_REJECTED) {
+        if (got->status == want->status &&
+            (got->kind == BC_OK || want->kind == BC_OK || got->kind == want->kind))
+            return BC_CHECK_PASS;
+        snprintf(detail, cap, "%s gives %s; %s gives %s%s%s", got_name, g, want_name, w,
+                 want->status == BC_SUT_REJECTED ? ": " : "",
+                 want->status == BC_SUT_REJECTED ? want->message : "");
+        return BC_CHECK_FAIL;
+    }
+    if (!bc_shape_equal(&got->shape, &want->shape)) {
+        snprintf(detail, cap, "%s gives shape %s; %s gives %s", got_name, g, want_name, w);
+        return BC_CHECK_FAIL;
+    }
+    bc_tensor gt = bc_value_output(got_vr, got), wt = bc_value_output(want_vr, want);
+    return bc_value_differ(&gt, got_name, &wt, want_name, detail, cap) ? BC_CHECK_FAIL
+                                                                       : BC_CHECK_PASS;
+}
+
+/* What a value property does with a case it cannot make tensors for. */
+static bc_check not_concrete(const char *why, char *detail, size_t cap)
+{
+    snprintf(detail, cap, "no value check: %s", why);
+    return BC_CHECK_UNSUPPORTED;
+}
+
+static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    if (!c->value.present)
+        return BC_CHECK_PASS; /* a shape-only case: nothing to compute */
+    bc_value_request *sut = new_request(ctx), *oracle = new_request(ctx);
+    char why[256];
+    if (!sut || !oracle)
+        return not_concrete("out of memory", detail, cap);
+    if (bc_value_request_build(c, c->value.layout, ctx->arena, sut, why, sizeof why) != 0 ||
+        same_question(ctx, sut, oracle) != 0)
+        return not_concrete(why, detail, cap);
+    bc_sut_answer got, want;
+    ask_value(ctx, sut, &got);
+    memset(&want, 0, sizeof want);
+    bc_reference_eval(BC_EVAL_NAIVE, &oracle->req, &want);
+    return judge(sut, &got, "SUT", oracle, &want, "reference", detail, cap);
+}
+
+static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    if (!c->value.present || c->value.layout == 0)
+        return BC_CHECK_PASS; /* contiguous already: no other layout to compare */
+    bc_value_request *plain = new_request(ctx), *strided = new_request(ctx);
+    char why[256];
+    if (!plain || !strided)
+        return not_concrete("out of memory", detail, cap);
+    if (bc_value_request_build(c, 0, ctx->arena, plain, why, sizeof why) != 0 ||
+        bc_value_request_build(c, c->value.layout, ctx->arena, strided, why, sizeof why) != 0)
+        return not_concrete(why, detail, cap);
+    bc_sut_answer a, b;
+    ask_value(ctx, plain, &a);
+    ask_value(ctx, strided, &b);
+    return judge(strided, &b, "strided inputs", plain, &a, "C-contiguous inputs", detail, cap);
+}
+
+/* The common start of the value metamorphic properties: the SUT's answer
+ * to the case itself.  Returns 1 to go on; else *verdict is the result. */
+static int first_answer(bc_check_ctx *ctx, const bc_vector *c, bc_value_request *vr,
+                        bc_sut_answer *a, bc_check *verdict, char *detail, size_t cap)
+{
+    char why[256];
+    if (bc_value_request_build(c, c->value.layout, ctx->arena, vr, why, sizeof why) != 0) {
+        *verdict = not_concrete(why, detail, cap);
+        return 0;
+    }
+    ask_value(ctx, vr, a);
+    if (a->status == BC_SUT_OK)
+        return 1;
+    *verdict = a->status == BC_SUT_UNSUPPORTED ? BC_CHECK_UNSUPPORTED
+               : a->status == BC_SUT_REJECTED  ? BC_CHECK_PASS /* nothing to transform */
+                                               : BC_CHECK_FAIL;
+    if (*verdict == BC_CHECK_FAIL)
+        snprintf(detail, cap, "SUT: internal error (%s)", a->message);
+    return 0;
+}
+
+static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                           size_t cap)
+{
+    if (!c->value.present ||
+        (c->value.kind != BC_VALUE_ELEMENTWISE && c->value.kind != BC_VALUE_SELECT))
+        return BC_CHECK_PASS;
+    bc_value_request *direct = new_request(ctx), *step = new_request(ctx),
+                     *via = new_request(ctx);
+    bc_shape *targets = ctx->arena ? bc_arena_alloc(ctx->arena, BC_VECTOR_MAX_SHAPES *
+                                                                    sizeof(bc_shape))
+                                   : NULL;
+    bc_tensor *expanded = ctx->arena ? bc_arena_alloc(ctx->arena, BC_VECTOR_MAX_SHAPES *
+                                                                      sizeof(bc_tensor))
+                                     : NULL;
+    if (!direct || !step || !via || !targets || !expanded)
+        return not_concrete("out of memory", detail, cap);
+    bc_sut_answer a, b;
+    bc_check verdict;
+    if (!first_answer(ctx, c, direct, &a, &verdict, detail, cap))
+        return verdict;
+    const bc_shape result = a.shape;
+    int64_t numel;
+    if (bc_shape_numel(&result, &numel) != BC_OK || numel > BC_VALUE_MAX_NUMEL)
+        return not_concrete("the SUT's result is too large", detail, cap);
+    const bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
+    int n = direct->req.ninputs;
+    for (int i = 0; i < n; i++) {
+        const bc_tensor *in = &direct->inputs[i];
+        bc_shape pair[2] = {bc_tensor_shape(in), result};
+        if (bc_value_request_make(step, BC_VALUE_BROADCAST, BC_OP_ADD, &to, 2, pair, 0, 1, in,
+                                  in->dtype, numel, ctx->arena) != 0)
+            return not_concrete("out of memory", detail, cap);
+        ask_value(ctx, step, &b);
+        if (b.status == BC_SUT_UNSUPPORTED)
+            return BC_CHECK_UNSUPPORTED;
+        if (b.status != BC_SUT_OK || !bc_shape_equal(&b.shape, &result)) {
+            char got[1400], want[1400];
+            describe(&b, got, sizeof got);
+            bc_shape_format(&result, want, sizeof want);
+            snprintf(detail, cap, "the operation gives %s, but broadcast-to of operand %d to it "
+                     "gives %s", want, i, got);
+            return BC_CHECK_FAIL;
+        }
+        targets[i] = result;
+        expanded[i] = bc_value_output(step, &b);
+    }
+    const bc_params none = bc_params_for(BC_RULE_NONE);
+    if (bc_value_request_make(via, direct->req.kind, direct->req.op, &none, n, targets, 0, n,
+                              expanded, direct->req.out_dtype, numel, ctx->arena) != 0)
+        return not_concrete("out of memory", detail, cap);
+    ask_value(ctx, via, &b);
+    return judge(via, &b, "rule none on the operands broadcast first", direct, &a,
+                 "the broadcasting operation", detail, cap);
+}
+
+static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
+{
+    if (!c->value.present || c->value.kind != BC_VALUE_BROADCAST || c->value.dtype == BC_BOOL)
+        return BC_CHECK_PASS;
+    bc_value_request *bcast = new_request(ctx), *sum = new_request(ctx);
+    if (!bcast || !sum)
+        return not_concrete("out of memory", detail, cap);
+    bc_sut_answer y, s;
+    bc_check verdict;
+    if (!first_answer(ctx, c, bcast, &y, &verdict, detail, cap))
+        return verdict;
+    const bc_tensor *x = &bcast->inputs[0];
+    bc_shape xs = bc_tensor_shape(x);
+    int64_t nx, ny;
+    if (bc_shape_numel(&xs, &nx) != BC_OK || bc_shape_numel(&y.shape, &ny) != BC_OK ||
+        ny > BC_VALUE_MAX_NUMEL)
+        return not_concrete("the SUT's result is too large", detail, cap);
+    if (nx == 0)
+        return BC_CHECK_PASS; /* nothing to sum into */
+    bc_tensor grad = bc_value_output(bcast, &y);
+    if (bc_value_request_make(sum, BC_VALUE_SUM_TO_SHAPE, BC_OP_ADD, &c->params, c->nshapes,
+                              c->shapes, 0, 1, &grad, x->dtype, nx, ctx->arena) != 0)
+        return not_concrete("out of memory", detail, cap);
+    ask_value(ctx, sum, &s);
+    /* What the sums must be, in a third output of the same size. */
+    bc_value_request *expect = new_request(ctx);
+    if (!expect || same_question(ctx, sum, expect) != 0)
+        return not_concrete("out of memory", detail, cap);
+    bc_sut_answer want;
+    memset(&want, 0, sizeof want);
+    want.status = BC_SUT_OK;
+    want.shape = xs;
+    bc_tensor out = bc_value_output(expect, &want);
+    bc_value_scale(x, ny / nx, &out);
+    char name[96];
+    snprintf(name, sizeof name, "the input times %lld", (long long)(ny / nx));
+    return judge(sum, &s, "sum-to-shape of the broadcast", expect, &want, name, detail, cap);
+}
+
 typedef bc_check (*check_fn)(bc_check_ctx *, const bc_vector *, char *, size_t);
 
 static const check_fn checks[P_COUNT] = {
@@ -425,11 +707,17 @@ static const check_fn checks[P_COUNT] = {
     [P_BIDIRECTIONAL_IS_NUMPY] = bidirectional_is_numpy,
     [P_PDPD_IS_PADDED_NUMPY] = pdpd_is_padded_numpy,
     [P_EXPLICIT_FORMS_AGREE] = explicit_forms_agree,
+    [P_VALUE_DIFFERENTIAL] = value_differential,
+    [P_LAYOUT_INVARIANCE] = layout_invariance,
+    [P_BROADCAST_THEN_ELEMENTWISE] = broadcast_then_elementwise,
+    [P_SUM_OF_BROADCAST] = sum_of_broadcast,
 };
 
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap)
 {
     detail[0] = '\0';
+    if (ctx->arena)
+        bc_arena_reset(ctx->arena);
     return checks[property](ctx, c, detail, cap);
 }

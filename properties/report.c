@@ -434,11 +434,12 @@ static void build_summary(const bc_run_result *r, sbuf *b)
     format_shard(r, shard, sizeof shard);
     sb_printf(b, "broadcheck %s: sut %s %s\nseed %" PRIu64 ", ", r->broadcheck_version,
               r->sut_name, r->sut_version, r->seed);
+    sb_printf(b, "shard %s, jobs %d, %.2f s elapsed\n", shard, r->jobs, r->elapsed);
     if (r->cases <= 0 && r->seconds > 0)
-        sb_printf(b, "%g seconds", r->seconds);
+        sb_printf(b, "a budget of %g seconds\n", r->seconds);
     else
-        sb_printf(b, "%lld cases per cell", LL(r->cases));
-    sb_printf(b, ", shard %s, jobs %d, %.2f s elapsed\n", shard, r->jobs, r->elapsed);
+        sb_printf(b, "%lld cases per shape cell, %lld per value cell\n", LL(r->cases),
+                  LL(r->value_cases));
 
     /* The matrix: one block per rule, one line per property. */
     int np = nprops(r);
@@ -472,7 +473,7 @@ static void build_summary(const bc_run_result *r, sbuf *b)
 
     sb_puts(b, "\ncoverage (cases checked):\n");
     for (int c = 0; c < BC_COV_COUNT; c++)
-        sb_printf(b, "  %-16s %lld\n", bc_coverage_name((bc_coverage)c), LL(r->coverage[c]));
+        sb_printf(b, "  %-20s %lld\n", bc_coverage_name((bc_coverage)c), LL(r->coverage[c]));
     sb_puts(b, "reference rejections by kind:\n");
     int any_reject = 0;
     for (int k = 1; k < BC_ERR_KIND_COUNT; k++)
@@ -573,6 +574,7 @@ static json_t *build_json(const bc_run_result *r)
     snprintf(buf, sizeof buf, "%" PRIu64, r->seed);
     jset(config, "seed", json_string(buf), &bad);
     jset(config, "cases", json_integer(r->cases), &bad);
+    jset(config, "value_cases", json_integer(r->value_cases), &bad);
     jset(config, "seconds", json_real(finite_or_zero(r->seconds)), &bad);
     format_shard(r, buf, sizeof buf);
     jset(config, "shard", json_string(buf), &bad);
@@ -739,6 +741,8 @@ static void build_junit_suite(const bc_run_result *r, int rule, xmlTextWriterPtr
     x_property(w, "broadcheck_version", r->broadcheck_version, bad);
     snprintf(buf, sizeof buf, "%lld", LL(r->cases));
     x_property(w, "cases", buf, bad);
+    snprintf(buf, sizeof buf, "%lld", LL(r->value_cases));
+    x_property(w, "value_cases", buf, bad);
     snprintf(buf, sizeof buf, "%g", finite_or_zero(r->seconds));
     x_property(w, "seconds", buf, bad);
     format_shard(r, buf, sizeof buf);
@@ -934,7 +938,8 @@ static void build_certificate(const bc_run_result *r, sbuf *b)
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
     else
-        sb_printf(b, "- **Cases per rule x property:** %lld\n", LL(r->cases));
+        sb_printf(b, "- **Cases per rule x property:** %lld (shape properties), %lld (value "
+                     "properties)\n", LL(r->cases), LL(r->value_cases));
     sb_printf(b, "- **Shard:** %s (0-based index / count), **jobs:** %d, **elapsed:** %.2f s\n",
               shard, r->jobs, r->elapsed);
     if (r->corpus_replayed > 0 || r->corpus_failed > 0)
@@ -966,7 +971,8 @@ static void build_certificate(const bc_run_result *r, sbuf *b)
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "%g seconds", r->seconds);
     else
-        sb_printf(b, "%lld cases per cell", LL(r->cases));
+        sb_printf(b, "%lld cases per shape cell and %lld per value cell", LL(r->cases),
+                  LL(r->value_cases));
     sb_printf(b, " and shard `%s`, selecting the rules and properties of the table below. "
                  "Each failure below has its own replay line.\n\n",
               shard);

@@ -20,6 +20,7 @@ typedef struct cell_ref {
     bc_rule rule;
     int property;
     uint64_t stream;
+    int64_t cases; /* configured for this cell (shape or value property) */
 } cell_ref;
 
 typedef struct cell_acc {
@@ -72,7 +73,8 @@ bc_run_config bc_run_config_default(void)
 {
     bc_run_config c;
     memset(&c, 0, sizeof c);
-    c.cases = 50000; /* x 21 cells: over 10^6 shape cases by default */
+    c.cases = 50000;       /* x 21 shape cells: over 10^6 shape cases by default */
+    c.value_cases = 10000; /* x 17 value cells: over 10^5 value cases */
     c.seed = 1;
     c.shard_count = 1;
     c.jobs = 1;
@@ -110,8 +112,19 @@ static int next_item(runner *run, int *cell, int64_t *chunk)
     pthread_mutex_lock(&run->lock);
     int found = 0;
     while (run->next_cell < run->ncells) {
-        int more = cfg->seconds > 0 ? now_seconds() < run->deadline[run->next_cell]
-                                    : run->next_chunk * CHUNK < cfg->cases;
+        int more;
+        if (cfg->seconds <= 0) {
+            more = run->next_chunk * CHUNK < run->cells[run->next_cell].cases;
+        } else if (run->next_chunk == 0) {
+            /* Entering a cell: it gets an equal share of the time left, and
+             * at least one chunk, so a slow cell before it cannot starve it. */
+            double t = now_seconds(), left = run->start + cfg->seconds - t;
+            run->deadline[run->next_cell] =
+                t + (left > 0 ? left / (run->ncells - run->next_cell) : 0);
+            more = 1;
+        } else {
+            more = now_seconds() < run->deadline[run->next_cell];
+        }
         if (more) {
             *cell = run->next_cell;
             *chunk = run->next_chunk++;
@@ -145,12 +158,13 @@ static void *work(void *arg)
     int cell;
     int64_t chunk;
     char detail[1024];
+    bc_check_ctx ctx = {cfg->sut, 0, NULL};
     while (next_item(run, &cell, &chunk)) {
         const cell_ref *ref = &run->cells[cell];
         cell_acc *acc = &w->cells[cell];
         int64_t end = (chunk + 1) * CHUNK, done = 0, failed = 0;
-        if (cfg->seconds <= 0 && end > cfg->cases)
-            end = cfg->cases;
+        if (cfg->seconds <= 0 && end > ref->cases)
+            end = ref->cases;
         for (int64_t i = chunk * CHUNK; i < end; i++) {
             if (i % cfg->shard_count != cfg->shard_index)
                 continue;
@@ -158,7 +172,6 @@ static void *work(void *arg)
             bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
             bc_property_gen(ref->property, ref->rule, &r, w->scratch);
             bc_classify(w->scratch, w->coverage, w->rejects);
-            bc_check_ctx ctx = {cfg->sut, 0};
             switch (bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail)) {
             case BC_CHECK_PASS: acc->passed++; break;
             case BC_CHECK_UNSUPPORTED: acc->unsupported++; break;
@@ -176,6 +189,7 @@ static void *work(void *arg)
         run->failures_seen += failed;
         pthread_mutex_unlock(&run->lock);
     }
+    bc_check_ctx_release(&ctx);
     return NULL;
 }
 
@@ -225,15 +239,17 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
         return -1;
     }
     char detail[1024], syntax[256];
-    int status = 0;
+    int status = 0, count;
+    const bc_property_info *props = bc_properties(&count);
+    bc_check_ctx ctx = {cfg->sut, 0, NULL};
     for (int l = 0; l < corpus.count && status == 0; l++) {
         if (bc_vector_parse(corpus.lines[l], v, syntax, sizeof syntax) != 1)
             continue; /* read back what bc_corpus_read already checked */
         for (int p = 0; p < res->nproperties; p++) {
             bc_cell *cell = &res->cells[v->params.rule][p];
-            if (!cell->selected)
+            /* a value line goes to the value properties, a shape line to the others */
+            if (!cell->selected || props[p].values != v->value.present)
                 continue;
-            bc_check_ctx ctx = {cfg->sut, 0};
             res->corpus_replayed++;
             bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
             if (k == BC_CHECK_PASS) {
@@ -249,6 +265,7 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
             }
         }
     }
+    bc_check_ctx_release(&ctx);
     free(v);
     bc_corpus_free(&corpus);
     if (status)
@@ -265,12 +282,13 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     }
     double start = now_seconds();
     int nprops;
-    bc_properties(&nprops);
+    const bc_property_info *props = bc_properties(&nprops);
     snprintf(res->broadcheck_version, sizeof res->broadcheck_version, "%s", BC_VERSION_STRING);
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
+    res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;
     res->seconds = cfg->seconds;
     res->shard_index = cfg->shard_index;
     res->shard_count = cfg->shard_count;
@@ -292,15 +310,15 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
             int prop_on = cfg->properties == 0 || ((cfg->properties >> p) & 1u);
             cell->selected = rule_on && prop_on && applies(p, (bc_rule)r);
             if (cell->selected && ok)
-                run.cells[run.ncells++] = (cell_ref){(bc_rule)r, p, stream_of((bc_rule)r, p)};
+                run.cells[run.ncells++] =
+                    (cell_ref){(bc_rule)r, p, stream_of((bc_rule)r, p),
+                               props[p].values ? cfg->value_cases : cfg->cases};
         }
     if (ok && cfg->corpus_path && replay_corpus(cfg, res, why, cap) != 0)
         goto fail;
     if (!ok)
         goto oom;
     run.start = now_seconds();
-    for (int c = 0; c < run.ncells; c++)
-        run.deadline[c] = run.start + cfg->seconds * (c + 1) / run.ncells;
     pthread_mutex_init(&run.lock, NULL);
     int started = 0;
     for (int j = 0; j < cfg->jobs && ok; j++) {
@@ -348,9 +366,10 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         bc_prng_init(&r, cfg->seed, run.cells[c].stream, (uint64_t)first);
         bc_property_gen(run.cells[c].property, run.cells[c].rule, &r, v);
         char *original = vector_line(v), detail[1024];
-        bc_check_ctx ctx = {cfg->sut, 0};
+        bc_check_ctx ctx = {cfg->sut, 0, NULL};
         int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
                               sizeof detail);
+        bc_check_ctx_release(&ctx);
         int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
                                                  first, original, v, detail,
                                                  (int)ctx.sut_calls, steps);
@@ -430,12 +449,15 @@ int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail,
                  bc_rule_name(c->params.rule));
         return 2;
     }
-    bc_check_ctx ctx = {sut, 0};
-    switch (bc_property_check(property, &ctx, c, detail, cap)) {
+    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check k = bc_property_check(property, &ctx, c, detail, cap);
+    bc_check_ctx_release(&ctx);
+    switch (k) {
     case BC_CHECK_PASS: return 0;
     case BC_CHECK_FAIL: return 1;
     default:
-        snprintf(detail, cap, "the SUT does not support a query this property needs");
+        if (!detail[0])
+            snprintf(detail, cap, "the SUT does not support a query this property needs");
         return 2;
     }
 }

@@ -33,10 +33,7 @@ static int lower_dim(int64_t d, int which, int64_t *out)
     return 1;
 }
 
-/* Writes the idx-th simplification of c into out.  Returns 1 if there is
- * such a candidate (out differs from c), 0 if this one does not apply, and
- * -1 past the end of the list. */
-static int candidate(const bc_vector *c, long idx, bc_vector *out)
+int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
 {
     const int n = c->nshapes;
     const bc_rule rule = c->params.rule;
@@ -48,10 +45,37 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         memmove(&out->shapes[idx], &out->shapes[idx + 1],
                 (size_t)(n - idx - 1) * sizeof out->shapes[0]);
         out->nshapes--;
+        if (out->value.operand > idx) /* sum-to-shape: still the same operand */
+            out->value.operand--;
         return 1;
     }
     idx -= n;
-    /* 2. drop an option */
+    /* 2. simplify a value case: contiguous inputs, counting values, int32,
+     * add, an earlier operand */
+    if (idx < 5) {
+        const bc_value_case *v = &c->value;
+        if (!v->present)
+            return 0;
+        *out = *c;
+        bc_value_case *w = &out->value;
+        switch (idx) {
+        case 0: w->layout = 0; return v->layout != 0;
+        case 1: w->values = 0; return v->values != 0;
+        case 2:
+            w->dtype = BC_INT32;
+            return v->dtype != BC_INT32 &&
+                   (v->kind != BC_VALUE_ELEMENTWISE || bc_op_takes_dtype(v->op, BC_INT32));
+        case 3:
+            w->op = BC_OP_ADD;
+            return v->kind == BC_VALUE_ELEMENTWISE && v->op != BC_OP_ADD &&
+                   bc_op_takes_dtype(BC_OP_ADD, v->dtype);
+        default:
+            w->operand = v->operand - 1;
+            return v->kind == BC_VALUE_SUM_TO_SHAPE && v->operand > 0;
+        }
+    }
+    idx -= 5;
+    /* 3. drop an option */
     static const unsigned droppable[] = {BC_OPT_PROFILE, BC_OPT_AXIS};
     if (idx < 2) {
         if (!(c->params.options & droppable[idx]))
@@ -65,7 +89,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= 2;
-    /* 3. drop an explicit axes entry */
+    /* 4. drop an explicit axes entry */
     if (idx < BC_MAX_RANK) {
         if (idx >= c->params.naxes)
             return 0;
@@ -76,7 +100,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BC_MAX_RANK;
-    /* 4. drop the j-th axis from the right of every operand that has it */
+    /* 5. drop the j-th axis from the right of every operand that has it */
     if (idx < BC_MAX_RANK) {
         int changed = 0;
         *out = *c;
@@ -88,7 +112,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return changed;
     }
     idx -= BC_MAX_RANK;
-    /* 5. drop one axis of one operand */
+    /* 6. drop one axis of one operand */
     if (idx < (long)n * BC_MAX_RANK) {
         int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
         if (k >= c->shapes[i].rank)
@@ -98,7 +122,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= (long)n * BC_MAX_RANK;
-    /* 6. lower an axis-like option value toward 0 */
+    /* 7. lower an axis-like option value toward 0 */
     if (idx < 2) {
         if (!(c->params.options & BC_OPT_AXIS) || c->params.axis <= 0)
             return 0;
@@ -107,7 +131,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return out->params.axis != c->params.axis;
     }
     idx -= 2;
-    /* 7. lower an explicit axes entry toward 0 */
+    /* 8. lower an explicit axes entry toward 0 */
     if (idx < BC_MAX_RANK) {
         if (idx >= c->params.naxes || c->params.axes[idx] <= 0)
             return 0;
@@ -116,7 +140,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BC_MAX_RANK;
-    /* 8. lower one dim */
+    /* 9. lower one dim */
     if (idx < (long)n * BC_MAX_RANK * 5) {
         int which = (int)(idx % 5);
         long pos = idx / 5;
@@ -144,7 +168,7 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
     for (;;) {
         if (ctx->sut_calls - start_calls >= max_calls)
             break;
-        int k = candidate(c, idx, cand);
+        int k = bc_shrink_candidate(c, idx, cand);
         if (k < 0)
             break; /* a full pass with no simplification that still fails */
         idx++;

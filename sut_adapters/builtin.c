@@ -16,6 +16,9 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_zero_wildcard,
     &bc_mutant_pdpd_axis_after_trim,
     &bc_mutant_mapping_allows_repeats,
+    &bc_mutant_contiguous_assumed,
+    &bc_mutant_flat_modulo,
+    &bc_mutant_sum_skips_stretched,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

@@ -57,6 +57,7 @@ static bc_run_result *make_result(int with_failure)
     snprintf(r->sut_version, sizeof r->sut_version, "1.2<&>");
     r->seed = UINT64_MAX;
     r->cases = 1000;
+    r->value_cases = 200;
     r->shard_index = 0;
     r->shard_count = 1;
     r->jobs = 4;
@@ -279,6 +280,7 @@ static void test_json_parses_back(void **state)
     json_t *config = json_object_get(root, "config");
     assert_string_equal(jtext(config, "seed"), "18446744073709551615");
     assert_int_equal(jint(config, "cases"), 1000);
+    assert_int_equal(jint(config, "value_cases"), 200);
     assert_true(json_is_real(json_object_get(config, "seconds")));
     assert_string_equal(jtext(config, "shard"), "1/1");
     assert_int_equal(jint(config, "jobs"), 4);
@@ -480,8 +482,8 @@ static void test_summary_last_line(void **state)
     fclose(f);
 
     assert_true(strncmp(text, "broadcheck 0.1.0: sut mutant-x 1.2<&>\n", 38) == 0);
-    assert_contains(text, "\nseed 18446744073709551615, 1000 cases per cell, shard 1/1, jobs 4, "
-                          "1.50 s elapsed\n");
+    assert_contains(text, "\nseed 18446744073709551615, shard 1/1, jobs 4, 1.50 s elapsed\n"
+                          "1000 cases per shape cell, 200 per value cell\n");
     assert_contains(text, "rule numpy: 1 pass, 1 FAIL, 1 unsupported\n");
     assert_contains(text, "FAIL 3/1000");
     assert_contains(text, "unsup 1000");

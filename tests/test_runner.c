@@ -23,6 +23,7 @@ static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int s
     bc_run_config cfg = bc_run_config_default();
     cfg.sut = sut;
     cfg.cases = cases;
+    cfg.value_cases = cases / 4 > 0 ? cases / 4 : 1; /* value cases cost more */
     cfg.jobs = jobs;
     cfg.shard_index = shard;
     cfg.shard_count = shards;
@@ -38,13 +39,15 @@ static void test_reference_passes(void **state)
 {
     (void)state;
     bc_run_result *r = run_with(bc_builtin_sut("reference"), 3000, 1, 0, 1, NULL);
+    int nprops;
+    const bc_property_info *props = bc_properties(&nprops);
     assert_int_equal(bc_run_exit_code(r), 0);
     assert_int_equal(r->nfailures, 0);
     int64_t passed = 0;
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
         for (int p = 0; p < r->nproperties; p++) {
             if (r->cells[rule][p].selected)
-                assert_int_equal(r->cells[rule][p].passed, 3000);
+                assert_int_equal(r->cells[rule][p].passed, props[p].values ? 750 : 3000);
             passed += r->cells[rule][p].passed;
         }
     assert_true(passed >= 3000 * 15);
@@ -56,7 +59,40 @@ static void test_reference_passes(void **state)
     for (int k = BC_ERR_RANK_MISMATCH; k <= BC_ERR_NEGATIVE_DIM; k++)
         if (r->rejects[k] == 0)
             fail_msg("reject kind %s never generated", bc_error_kind_name((bc_error_kind)k));
+    /* value cases: at least 10 % hold a 0 dim, and most are strided */
+    assert_true(r->coverage[BC_COV_VALUE_SIZE_0] * 10 >= r->coverage[BC_COV_VALUE]);
+    assert_true(r->coverage[BC_COV_VALUE_STRIDED] * 2 >= r->coverage[BC_COV_VALUE]);
     bc_run_result_free(r);
+}
+
+/* No single simplification of a shrunk case still fails: it is 1-minimal. */
+static void assert_one_minimal(const bc_sut *sut, const bc_failure *fail, bc_vector *v,
+                               bc_vector *cand)
+{
+    char why[512], detail[1024];
+    assert_int_equal(bc_vector_parse(fail->minimal, v, why, sizeof why), 1);
+    bc_check_ctx ctx = {sut, 0, NULL};
+    int tried = 0;
+    for (long idx = 0;; idx++) {
+        int k = bc_shrink_candidate(v, idx, cand);
+        if (k < 0)
+            break;
+        if (k == 0)
+            continue;
+        tried++;
+        if (bc_property_check(fail->property, &ctx, cand, detail, sizeof detail) == BC_CHECK_FAIL) {
+            char line[4096];
+            bc_vector_format(cand, line, sizeof line);
+            fail_msg("%s: '%s' is not 1-minimal: '%s' fails too", sut->name, fail->minimal, line);
+        }
+    }
+    bc_check_ctx_release(&ctx);
+    (void)tried;
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
 }
 
 static void test_every_mutant_is_killed_and_replays(void **state)
@@ -64,9 +100,11 @@ static void test_every_mutant_is_killed_and_replays(void **state)
     (void)state;
     int count;
     const bc_sut *const *suts = bc_builtin_suts(&count);
-    assert_true(count >= 11);
-    bc_vector *v = malloc(sizeof *v);
+    assert_true(count >= 14);
+    bc_vector *v = malloc(sizeof *v), *cand = malloc(sizeof *cand);
     assert_non_null(v);
+    assert_non_null(cand);
+    int calls[1024], ncalls = 0;
     for (int s = 0; s < count; s++) {
         if (!suts[s]->citation)
             continue; /* the reference */
@@ -86,12 +124,43 @@ static void test_every_mutant_is_killed_and_replays(void **state)
             assert_true(fail->shrink_calls <= 2000);
             assert_non_null(strstr(fail->replay, "broadcheck replay --sut "));
             assert_non_null(strstr(fail->replay, fail->minimal));
-            /* shrinking never grows a case */
+            /* shrinking never grows a case, and ends 1-minimal within its budget */
             assert_true(strlen(fail->minimal) <= strlen(fail->original) + 8);
+            if (fail->shrink_calls < 2000)
+                assert_one_minimal(suts[s], fail, v, cand);
+            if (ncalls < 1024)
+                calls[ncalls++] = fail->shrink_calls;
         }
         bc_run_result_free(r);
     }
+    /* the target: a 1-minimal case in <= 200 SUT calls, median */
+    qsort(calls, (size_t)ncalls, sizeof calls[0], compare_ints);
+    assert_true(ncalls > 20);
+    if (calls[ncalls / 2] > 200)
+        fail_msg("median shrink took %d SUT calls (> 200)", calls[ncalls / 2]);
     free(v);
+    free(cand);
+}
+
+static void test_time_budget(void **state)
+{
+    (void)state;
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = bc_builtin_sut("reference");
+    cfg.seconds = 0.5;
+    cfg.jobs = 2;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    assert_int_equal(bc_run_exit_code(r), 0);
+    assert_int_equal(r->cases, 0); /* a budget, not a count, is reported */
+    /* every cell got its share: at least one chunk of cases each */
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < r->nproperties; p++)
+            if (r->cells[rule][p].selected && r->cells[rule][p].passed == 0)
+                fail_msg("cell %s x %d ran no case in its time share", bc_rule_name(rule), p);
+    assert_true(r->elapsed < 60); /* stopped by the budget, not by a case count */
+    bc_run_result_free(r);
 }
 
 /* Everything of two results but the wall time. */
@@ -160,15 +229,14 @@ static void test_shards_add_up(void **state)
     bc_run_result_free(s3);
 }
 
-static void test_corpus_replayed_first(void **state)
+static void corpus_round_trip(const char *sut_name, int newer_version_check)
 {
-    (void)state;
     char path[] = "/tmp/bc_corpus_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     unlink(path); /* a missing corpus is an empty one */
-    const bc_sut *sut = bc_builtin_sut("mutant:negative-accepted");
+    const bc_sut *sut = bc_builtin_sut(sut_name);
     bc_run_result *first = run_with(sut, 3000, 1, 0, 1, path);
     assert_int_equal(first->corpus_replayed, 0);
     assert_true(first->nfailures > 0);
@@ -201,6 +269,10 @@ static void test_corpus_replayed_first(void **state)
     assert_int_equal(bc_run_exit_code(ref), 0);
     assert_true(ref->corpus_replayed > 0);
     bc_run_result_free(ref);
+    if (!newer_version_check) {
+        unlink(path);
+        return;
+    }
     /* a corpus from a newer version is refused, naming file and line */
     FILE *f = fopen(path, "w");
     fputs("# broadcheck corpus v99\nnumpy [1] -> [1]\n", f);
@@ -219,6 +291,13 @@ static void test_corpus_replayed_first(void **state)
     unlink(path);
 }
 
+static void test_corpus_replayed_first(void **state)
+{
+    (void)state;
+    corpus_round_trip("mutant:negative-accepted", 1);
+    corpus_round_trip("mutant:flat-modulo", 0); /* value lines go to the value properties */
+}
+
 static void test_prng_is_fixed(void **state)
 {
     (void)state;
@@ -226,6 +305,11 @@ static void test_prng_is_fixed(void **state)
     bc_prng r;
     bc_prng_init(&r, 1, 2, 3);
     uint64_t a = bc_prng_next(&r), b = bc_prng_next(&r);
+    assert_true(a == 0x740ddccda2dd6d03u);
+    assert_true(b == 0xdd861246b0dd6b46u);
+    bc_prng_init(&r, 0, 0, 0);
+    assert_true(bc_prng_next(&r) == 0x8c4986f3f0e565d5u);
+    assert_true(bc_prng_range(&r, -1000, 1000) == 19);
     bc_prng_init(&r, 1, 2, 3);
     assert_true(bc_prng_next(&r) == a);
     assert_true(bc_prng_next(&r) == b);
@@ -248,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_result_any_jobs),
         cmocka_unit_test(test_shards_add_up),
         cmocka_unit_test(test_corpus_replayed_first),
+        cmocka_unit_test(test_time_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@ typedef struct bc_property_info {
     const char *checks;  /* one sentence: what it checks */
     const char *why;     /* one sentence: the bug it catches */
     unsigned rules;      /* bit (1u << bc_rule) for each rule it applies to */
+    int values;          /* 1: its cases compute values on tensors (run_config.value_cases) */
 } bc_property_info;
 
 /* Every property, in a fixed order (their index is their id). */
@@ -42,7 +43,8 @@ typedef struct bc_run_config {
     const bc_sut *sut;        /* required */
     unsigned rules;           /* bit per bc_rule; 0 = all */
     uint64_t properties;      /* bit per property index; 0 = all */
-    int64_t cases;            /* per rule x property cell */
+    int64_t cases;            /* per rule x property cell of a shape property */
+    int64_t value_cases;      /* per cell of a value property (they cost more) */
     double seconds;           /* > 0: run each cell for its share of this instead */
     uint64_t seed;
     int shard_index;          /* this machine's shard K of N, 0-based; */

@@ -1,0 +1,494 @@
+/*
+ * Value cases made concrete: generation, tensors laid out and filled from
+ * the case's seeds, output buffers with a guard, and comparison.
+ *
+ * Values are small integers in every dtype, so every sum, product and
+ * quotient the properties compare is exact or correctly rounded the same
+ * way everywhere; a difference is a wrong element, never rounding noise.
+ * With values=0 the elements of operand k are k*97 + 1, k*97 + 2, ... in
+ * row-major order, all distinct (where the dtype can hold them), so an
+ * element read from the wrong index shows as a wrong value.
+ */
+#include "value.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* ---- the arena --------------------------------------------------------- */
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t size, used;
+    alignas(max_align_t) unsigned char data[];
+} arena_block;
+
+struct bc_arena {
+    arena_block *blocks;
+};
+
+bc_arena *bc_arena_new(void)
+{
+    return calloc(1, sizeof(bc_arena));
+}
+
+void bc_arena_free(bc_arena *a)
+{
+    if (!a)
+        return;
+    for (arena_block *b = a->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+void bc_arena_reset(bc_arena *a)
+{
+    for (arena_block *b = a->blocks; b; b = b->next)
+        b->used = 0;
+}
+
+void *bc_arena_alloc(bc_arena *a, size_t size)
+{
+    const size_t align = alignof(max_align_t);
+    size = (size + align - 1) / align * align;
+    for (arena_block *b = a->blocks; b; b = b->next)
+        if (b->size - b->used >= size) {
+            void *p = b->data + b->used;
+            b->used += size;
+            return p;
+        }
+    size_t block = size > 65536 ? size : 65536;
+    arena_block *b = malloc(sizeof *b + block);
+    if (!b)
+        return NULL;
+    b->size = block;
+    b->used = size;
+    b->next = a->blocks;
+    a->blocks = b;
+    return b->data;
+}
+
+/* ---- elements ------------------------------------------------------------ */
+
+static int is_float(bc_dtype t)
+{
+    return t == BC_FLOAT32 || t == BC_FLOAT64 || t == BC_FLOAT16;
+}
+
+static int64_t get_int(bc_dtype t, const void *p)
+{
+    switch (t) {
+    case BC_BOOL: return *(const uint8_t *)p != 0;
+    case BC_INT8: return *(const int8_t *)p;
+    case BC_UINT8: return *(const uint8_t *)p;
+    case BC_INT32: return *(const int32_t *)p;
+    default: return *(const int64_t *)p;
+    }
+}
+
+static double get_float(bc_dtype t, const void *p)
+{
+    switch (t) {
+    case BC_FLOAT32: return *(const float *)p;
+#if BC_HAVE_FLOAT16
+    case BC_FLOAT16: return (double)*(const _Float16 *)p;
+#endif
+    default: return *(const double *)p;
+    }
+}
+
+/* Stores v, wrapping integers modulo their width (two's complement). */
+static void put_int(bc_dtype t, void *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    switch (t) {
+    case BC_BOOL: *(uint8_t *)p = v != 0; break;
+    case BC_INT8:
+    case BC_UINT8: *(uint8_t *)p = (uint8_t)u; break;
+    case BC_INT32: {
+        uint32_t w = (uint32_t)u;
+        memcpy(p, &w, sizeof w);
+        break;
+    }
+    default: memcpy(p, &u, sizeof u); break;
+    }
+}
+
+static void put_float(bc_dtype t, void *p, double v)
+{
+    switch (t) {
+    case BC_FLOAT32: *(float *)p = (float)v; break;
+#if BC_HAVE_FLOAT16
+    case BC_FLOAT16: *(_Float16 *)p = (_Float16)v; break;
+#endif
+    default: *(double *)p = v; break;
+    }
+}
+
+static void put(bc_dtype t, void *p, int64_t v)
+{
+    if (is_float(t))
+        put_float(t, p, (double)v);
+    else
+        put_int(t, p, v);
+}
+
+/* The element offset of row-major element `flat` of a view. */
+static int64_t offset_of(const bc_tensor *t, int64_t flat)
+{
+    int64_t off = t->offset;
+    for (int k = t->rank - 1; k >= 0; k--) {
+        int64_t d = t->dims[k];
+        off += (flat % d) * t->strides[k];
+        flat /= d;
+    }
+    return off;
+}
+
+static void *element(const bc_tensor *t, int64_t flat)
+{
+    return (char *)t->data + offset_of(t, flat) * (int64_t)bc_dtype_size(t->dtype);
+}
+
+static int64_t numel_of(const bc_shape *s)
+{
+    int64_t n;
+    return bc_shape_numel(s, &n) == BC_OK ? n : -1;
+}
+
+/* ---- generation ---------------------------------------------------------- */
+
+static unsigned kinds_of_rule(bc_rule rule)
+{
+    switch (rule) {
+    case BC_RULE_NONE:
+    case BC_RULE_NUMPY:
+        return BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT) |
+               BC_VALUE_KIND(BC_VALUE_SUM_TO_SHAPE);
+    case BC_RULE_ONNX_UNI:
+    case BC_RULE_PDPD:
+        return BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SUM_TO_SHAPE);
+    default:
+        return BC_VALUE_KIND(BC_VALUE_BROADCAST) | BC_VALUE_KIND(BC_VALUE_SUM_TO_SHAPE);
+    }
+}
+
+static bc_value_op pick_kind(bc_prng *r, unsigned allowed)
+{
+    static const int weight[BC_VALUE_OP_COUNT] = {
+        [BC_VALUE_ELEMENTWISE] = 60, [BC_VALUE_SELECT] = 15,
+        [BC_VALUE_BROADCAST] = 70, [BC_VALUE_SUM_TO_SHAPE] = 25};
+    int total = 0;
+    for (int k = 0; k < BC_VALUE_OP_COUNT; k++)
+        total += (allowed >> k & 1u) ? weight[k] : 0;
+    int x = (int)bc_prng_below(r, (uint64_t)total);
+    for (int k = 0; k < BC_VALUE_OP_COUNT; k++) {
+        if (!(allowed >> k & 1u))
+            continue;
+        if (x < weight[k])
+            return (bc_value_op)k;
+        x -= weight[k];
+    }
+    return BC_VALUE_ELEMENTWISE; /* not reached */
+}
+
+static bc_dtype pick_dtype(bc_prng *r)
+{
+    static const struct {
+        bc_dtype t;
+        int weight;
+    } table[] = {{BC_INT32, 30}, {BC_INT64, 12}, {BC_FLOAT32, 22}, {BC_FLOAT64, 10},
+                 {BC_INT8, 6},   {BC_UINT8, 6},  {BC_BOOL, 7},     {BC_FLOAT16, 7}};
+    int x = (int)bc_prng_below(r, 100);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (x < table[i].weight)
+            return bc_dtype_available(table[i].t) ? table[i].t : BC_INT32;
+        x -= table[i].weight;
+    }
+    return BC_INT32;
+}
+
+void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, int strided, bc_vector *c)
+{
+    unsigned allowed = kinds & kinds_of_rule(rule);
+    bc_value_case v;
+    memset(&v, 0, sizeof v);
+    v.present = 1;
+    v.kind = allowed ? pick_kind(r, allowed) : BC_VALUE_ELEMENTWISE;
+    v.dtype = pick_dtype(r);
+    if (v.kind == BC_VALUE_SUM_TO_SHAPE && v.dtype == BC_BOOL)
+        v.dtype = BC_INT32; /* sums are not defined on bool */
+    bc_gen_request req = {rule, 0, 0, 10, 0, 1};
+    int nary = 0;
+    if (v.kind == BC_VALUE_ELEMENTWISE) {
+        nary = (rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) && bc_prng_percent(r, 12);
+        static const bc_op nary_ops[] = {BC_OP_ADD, BC_OP_MUL, BC_OP_MAX, BC_OP_MIN};
+        do {
+            v.op = nary ? nary_ops[bc_prng_below(r, 4)] : (bc_op)bc_prng_below(r, BC_OP_COUNT);
+        } while (!bc_op_takes_dtype(v.op, v.dtype));
+        req.min_operands = nary ? 3 : 2;
+        req.max_operands = nary ? 4 : 2;
+    } else if (v.kind == BC_VALUE_SELECT) {
+        req.min_operands = req.max_operands = 3;
+    } else {
+        req.min_operands = 1; /* sum-to-shape of numpy may have one operand */
+        req.max_operands = 3;
+    }
+    bc_gen_case(r, &req, c);
+    if (v.kind == BC_VALUE_SUM_TO_SHAPE && (rule == BC_RULE_NONE || rule == BC_RULE_NUMPY ||
+                                             rule == BC_RULE_ONNX_UNI || rule == BC_RULE_PDPD))
+        v.operand = (int)bc_prng_below(r, (uint64_t)c->nshapes);
+    if (strided || bc_prng_percent(r, 60))
+        v.layout = bc_prng_next(r) | 1u;
+    if (bc_prng_percent(r, 50))
+        v.values = bc_prng_next(r) | 1u;
+    c->value = v;
+}
+
+/* ---- tensors from seeds -------------------------------------------------- */
+
+#define POISON (-77) /* in the gaps of a strided buffer: reading one shows */
+
+/* A view of shape s laid out by `layout` (0: contiguous) and filled from
+ * `values`, in arena memory.  k is the input's index: each input gets its
+ * own layout and values stream. */
+static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layout,
+                       uint64_t values, int k, int nonzero, bc_tensor *out)
+{
+    bc_tensor v;
+    memset(&v, 0, sizeof v);
+    v.dtype = t;
+    v.rank = s->rank;
+    memcpy(v.dims, s->dims, (size_t)s->rank * sizeof s->dims[0]);
+    int64_t numel = numel_of(s), total;
+    if (layout == 0) {
+        int64_t st = 1;
+        for (int i = s->rank - 1; i >= 0; i--) {
+            v.strides[i] = st;
+            st *= s->dims[i] > 0 ? s->dims[i] : 1;
+        }
+        total = numel > 0 ? numel : 1;
+    } else {
+        bc_prng r;
+        bc_prng_init(&r, layout, 0x1a40u, (uint64_t)k);
+        int order[BC_MAX_RANK];
+        for (int i = 0; i < s->rank; i++)
+            order[i] = i;
+        for (int i = s->rank - 1; i > 0; i--) { /* the axes in a random storage order */
+            int j = (int)bc_prng_below(&r, (uint64_t)i + 1);
+            int tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        int64_t running = 1;
+        for (int i = s->rank - 1; i >= 0; i--) {
+            int ax = order[i];
+            int64_t d = s->dims[ax];
+            if (d == 1 && bc_prng_percent(&r, 30)) {
+                v.strides[ax] = bc_prng_range(&r, -3, 3); /* any stride is right for 1 */
+                continue;
+            }
+            int64_t st = running * (bc_prng_percent(&r, 25) ? 2 : 1);
+            v.strides[ax] = bc_prng_percent(&r, 30) ? -st : st;
+            running = st * (d > 0 ? d : 1);
+        }
+        int64_t lo = 0, hi = 0;
+        for (int i = 0; i < s->rank && numel > 0; i++) {
+            int64_t span = (s->dims[i] - 1) * v.strides[i];
+            lo += span < 0 ? span : 0;
+            hi += span > 0 ? span : 0;
+        }
+        v.offset = (int64_t)bc_prng_below(&r, 4) - lo;
+        total = v.offset + hi + 1 + (int64_t)bc_prng_below(&r, 3);
+    }
+    size_t esize = bc_dtype_size(t);
+    v.data = bc_arena_alloc(a, (size_t)total * esize);
+    if (!v.data)
+        return -1;
+    for (int64_t i = 0; i < total; i++)
+        put(t, (char *)v.data + i * (int64_t)esize, t == BC_BOOL ? 0 : POISON);
+    bc_prng r;
+    bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
+    int is_unsigned = t == BC_UINT8 || t == BC_BOOL;
+    for (int64_t j = 0; j < numel; j++) {
+        int64_t x;
+        if (values == 0)
+            x = t == BC_BOOL ? (j + k) % 3 != 0 : (int64_t)k * 97 + j + 1;
+        else if (t == BC_BOOL)
+            x = (int64_t)bc_prng_below(&r, 2);
+        else
+            x = is_unsigned ? bc_prng_range(&r, 0, 18) : bc_prng_range(&r, -9, 9);
+        if (nonzero && x == 0)
+            x = 1; /* a divisor: x / 0 is defined differently by every library */
+        put(t, element(&v, j), x);
+    }
+    *out = v;
+    return 0;
+}
+
+int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
+                          const bc_params *p, int n, const bc_shape *shapes, int operand,
+                          int ninputs, const bc_tensor *inputs, bc_dtype out_dtype,
+                          int64_t out_capacity, bc_arena *a)
+{
+    bc_eval_request *q = &vr->req;
+    if (inputs != vr->inputs)
+        memcpy(vr->inputs, inputs, (size_t)ninputs * sizeof inputs[0]);
+    size_t esize = bc_dtype_size(out_dtype), bytes = (size_t)out_capacity * esize;
+    char *out = bc_arena_alloc(a, bytes + 16);
+    if (!out)
+        return -1;
+    memset(out, 0xA5, bytes + 16); /* unwritten elements and the guard */
+    *q = (bc_eval_request){kind, op, p, n, shapes, operand, ninputs, vr->inputs,
+                           out_dtype, out, out_capacity};
+    vr->out_guard = out + bytes;
+    return 0;
+}
+
+int bc_value_guard_broken(const bc_value_request *vr)
+{
+    for (int i = 0; i < 16; i++)
+        if ((unsigned char)vr->out_guard[i] != 0xA5)
+            return 1;
+    return 0;
+}
+
+int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
+                           bc_value_request *vr, char *why, size_t cap)
+{
+    const bc_value_case *v = &c->value;
+    int n = c->nshapes;
+    for (int i = 0; i < n; i++) {
+        int64_t numel = numel_of(&c->shapes[i]);
+        if (numel < 0 || numel > BC_VALUE_MAX_NUMEL) {
+            snprintf(why, cap, "operand %d has %s elements: no tensor to compute on", i,
+                     numel < 0 ? "a negative dim or too many" : "too many");
+            return -1;
+        }
+    }
+    bc_shape broadcast; /* the rule's result: the gradient's shape for sum-to-shape */
+    int accepted = bc_infer(&c->params, n, c->shapes, &broadcast, NULL) == BC_OK;
+    if (v->kind == BC_VALUE_SUM_TO_SHAPE && v->operand >= n)
+        accepted = 0;
+    if (!accepted)
+        broadcast.rank = 0; /* a rejected case: still ask, with a scalar gradient */
+    const bc_shape *result = v->kind == BC_VALUE_SUM_TO_SHAPE && accepted
+                                 ? &c->shapes[v->operand]
+                                 : &broadcast;
+    int64_t capacity = accepted ? numel_of(result) : 0;
+    if (capacity < 0 || capacity > BC_VALUE_MAX_NUMEL || numel_of(&broadcast) > BC_VALUE_MAX_NUMEL) {
+        snprintf(why, cap, "the result has too many elements for a value check");
+        return -1;
+    }
+    int ninputs;
+    bc_dtype out_dtype = v->dtype;
+    int ok = 1;
+    switch (v->kind) {
+    case BC_VALUE_ELEMENTWISE:
+        ninputs = n;
+        for (int i = 0; i < n && ok; i++)
+            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, i,
+                             v->op == BC_OP_DIV && i > 0, &vr->inputs[i]) == 0;
+        out_dtype = bc_op_result_dtype(v->op, v->dtype);
+        break;
+    case BC_VALUE_SELECT:
+        ninputs = n;
+        for (int i = 0; i < n && ok; i++)
+            ok = make_tensor(a, &c->shapes[i], i == 0 ? BC_BOOL : v->dtype, layout, v->values,
+                             i, 0, &vr->inputs[i]) == 0;
+        break;
+    case BC_VALUE_BROADCAST:
+        ninputs = 1;
+        ok = n >= 1 &&
+             make_tensor(a, &c->shapes[0], v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
+        break;
+    default:
+        ninputs = 1;
+        ok = make_tensor(a, &broadcast, v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
+        break;
+    }
+    if (!ok || bc_value_request_make(vr, v->kind, v->op, &c->params, n, c->shapes, v->operand,
+                                     ninputs, vr->inputs, out_dtype, capacity, a) != 0) {
+        snprintf(why, cap, "out of memory for the case's tensors");
+        return -1;
+    }
+    return 0;
+}
+
+bc_tensor bc_value_output(const bc_value_request *vr, const bc_sut_answer *answer)
+{
+    return bc_tensor_contiguous(vr->req.out_dtype, &answer->shape, vr->req.out);
+}
+
+/* ---- comparing ------------------------------------------------------------- */
+
+static void format_element(const bc_tensor *t, int64_t i, char *buf, size_t cap)
+{
+    const void *p = element(t, i);
+    if (is_float(t->dtype))
+        snprintf(buf, cap, "%.17g", get_float(t->dtype, p));
+    else
+        snprintf(buf, cap, "%lld", (long long)get_int(t->dtype, p));
+}
+
+static int same_element(const bc_tensor *a, const bc_tensor *b, int64_t i)
+{
+    const void *x = element(a, i), *y = element(b, i);
+    if (is_float(a->dtype)) {
+        double u = get_float(a->dtype, x), v = get_float(b->dtype, y);
+        return u == v || (isnan(u) && isnan(v));
+    }
+    return get_int(a->dtype, x) == get_int(b->dtype, y);
+}
+
+int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                    const char *want_name, char *detail, size_t cap)
+{
+    bc_shape s = bc_tensor_shape(want);
+    int64_t numel = numel_of(&s), first = -1, count = 0;
+    for (int64_t i = 0; i < numel; i++)
+        if (!same_element(got, want, i)) {
+            first = first < 0 ? i : first;
+            count++;
+        }
+    if (count == 0)
+        return 0;
+    char where[1400], g[64], w[64];
+    int len = snprintf(where, sizeof where, "[");
+    for (int k = 0; k < s.rank; k++) {
+        int64_t stride = 1;
+        for (int j = k + 1; j < s.rank; j++)
+            stride *= s.dims[j];
+        len += snprintf(where + len, sizeof where - (size_t)len, "%s%lld", k ? "," : "",
+                        (long long)(first / stride % s.dims[k]));
+        if (len >= (int)sizeof where - 24)
+            break;
+    }
+    snprintf(where + len, sizeof where - (size_t)len, "]");
+    format_element(got, first, g, sizeof g);
+    format_element(want, first, w, sizeof w);
+    snprintf(detail, cap, "%s %s: element %s is %s, %s has %s (%lld of %lld elements differ)",
+             bc_dtype_name(want->dtype), got_name, where, g, want_name, w, (long long)count,
+             (long long)numel);
+    return 1;
+}
+
+void bc_value_scale(const bc_tensor *x, int64_t factor, const bc_tensor *out)
+{
+    bc_shape s = bc_tensor_shape(x);
+    int64_t numel = numel_of(&s);
+    for (int64_t i = 0; i < numel; i++) {
+        const void *p = element(x, i);
+        if (is_float(x->dtype))
+            put_float(out->dtype, element(out, i), get_float(x->dtype, p) * (double)factor);
+        else
+            put_int(out->dtype, element(out, i),
+                    (int64_t)((uint64_t)get_int(x->dtype, p) * (uint64_t)factor));
+    }
+}

@@ -1,0 +1,79 @@
+/*
+ * Private to properties/: value cases made concrete.  A value case (the
+ * op=, dtype=, layout= and values= keys of a vector line) names everything
+ * its tensors are made from, so the same line always gives the same bytes:
+ * that is what makes a value failure replayable from one line.
+ */
+#ifndef BROADCHECK_VALUE_H
+#define BROADCHECK_VALUE_H
+
+#include "broadcheck/sut.h"
+#include "broadcheck/vector.h"
+#include "prng.h"
+
+/* Value tensors hold at most this many elements; bigger ones are not
+ * value-checked (the generators stay far below it). */
+#define BC_VALUE_MAX_NUMEL ((int64_t)1 << 20)
+
+/* ---- scratch memory: one per checking thread, reset before each check -- */
+
+typedef struct bc_arena bc_arena;
+
+bc_arena *bc_arena_new(void);
+void bc_arena_free(bc_arena *a);
+void bc_arena_reset(bc_arena *a);
+/* size bytes aligned for any element type; NULL when out of memory. */
+void *bc_arena_alloc(bc_arena *a, size_t size);
+
+/* ---- generation ----------------------------------------------------------- */
+
+/* Which value operations a property wants (bit per bc_value_op). */
+#define BC_VALUE_KIND(k) (1u << (k))
+
+/* Fills c with a value case for rule: the operation (one of `kinds` that
+ * the rule takes), dtype, shapes of at most 64 elements per operand (at
+ * least 10 % of cases with a 0 dim), and the layout and values seeds.
+ * strided: always a non-contiguous layout (else 60 % of the time). */
+void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, int strided, bc_vector *c);
+
+/* ---- a value question from a case ----------------------------------------- */
+
+typedef struct bc_value_request {
+    bc_eval_request req;
+    bc_tensor inputs[BC_VECTOR_MAX_SHAPES];
+    char *out_guard; /* the guard bytes just past out's capacity */
+} bc_value_request;
+
+/* Builds the request of value case c with its inputs laid out by `layout`
+ * (0: C-contiguous) in arena memory, and an output buffer sized for the
+ * reference's result.  Returns 0, or -1 with why when the case cannot be
+ * made concrete (a negative dim, too many elements, out of memory). */
+int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
+                           bc_value_request *vr, char *why, size_t cap);
+
+/* A request for `kind` on tensors the caller already has (the inputs of
+ * another request, or outputs of earlier answers), with a fresh output of
+ * up to out_capacity elements.  Returns 0, or -1 when out of memory. */
+int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
+                          const bc_params *p, int n, const bc_shape *shapes, int operand,
+                          int ninputs, const bc_tensor *inputs, bc_dtype out_dtype,
+                          int64_t out_capacity, bc_arena *a);
+
+/* 1 if the bytes after the output's capacity were written. */
+int bc_value_guard_broken(const bc_value_request *vr);
+
+/* The answer's output as a contiguous tensor view (the answer's shape). */
+bc_tensor bc_value_output(const bc_value_request *vr, const bc_sut_answer *answer);
+
+/* Compares two contiguous outputs of the same shape and dtype.  Floats
+ * compare by value with every NaN equal to every NaN (so -0 == +0); other
+ * dtypes by value.  Returns 1 and describes the first difference (its
+ * coordinates and both values, and how many differ) in detail, or 0. */
+int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                    const char *want_name, char *detail, size_t cap);
+
+/* out = x * factor elementwise (x any layout, out contiguous of x's shape
+ * and dtype): integers wrap like the engine's sums, floats round once. */
+void bc_value_scale(const bc_tensor *x, int64_t factor, const bc_tensor *out);
+
+#endif
