@@ -23,6 +23,7 @@ static const char usage[] =
     "            every property, shrink failures, write reports\n"
     "  replay    check one case under one property, as 'run' printed it\n"
     "  list      list properties, rules or suts\n"
+    "  mutants   run the default suite against every built-in mutant: the kill table\n"
     "  bench     the fast compute engine's throughput against memory bandwidth and\n"
     "            NumPy (broadcheck bench --json for machine-readable output)\n"
     "\n"
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
         return bc_cmd_list(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return bc_cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, list or bench; see "
+    if (strcmp(cmd, "mutants") == 0)
+        return bc_cmd_mutants(argc - 1, argv + 1);
+    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, list, mutants or bench; see "
                     "'broadcheck --help')\n", cmd);
     return BC_EXIT_USAGE;
 }

@@ -436,6 +436,20 @@ int bc_run_exit_code(const bc_run_result *r)
     return 0;
 }
 
+int bc_run_failure_count(const bc_run_result *r)
+{
+    return r->nfailures;
+}
+
+bc_failure_info bc_run_failure(const bc_run_result *r, int i)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    const bc_failure *f = &r->failures[i];
+    return (bc_failure_info){props[f->property].name, f->rule, f->case_index, f->original,
+                             f->minimal, f->detail, f->replay, f->shrink_calls};
+}
+
 int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)
 {
     int count;

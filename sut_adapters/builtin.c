@@ -19,6 +19,12 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_contiguous_assumed,
     &bc_mutant_flat_modulo,
     &bc_mutant_sum_skips_stretched,
+    &bc_mutant_where_cond_full_shape,
+    &bc_mutant_nary_no_broadcast,
+    &bc_mutant_stretched_stride_kept,
+    &bc_mutant_explicit_as_right_aligned,
+    &bc_mutant_sum_keeps_leading,
+    &bc_mutant_broadcast_swapped_assign,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

@@ -20,6 +20,8 @@ extern const bc_sut bc_mutant_max_dim, bc_mutant_left_aligned, bc_mutant_uni_ran
     bc_mutant_zero_wildcard, bc_mutant_pdpd_axis_after_trim, bc_mutant_mapping_allows_repeats;
 /* mutants/value_mutants.c */
 extern const bc_sut bc_mutant_contiguous_assumed, bc_mutant_flat_modulo,
-    bc_mutant_sum_skips_stretched;
+    bc_mutant_sum_skips_stretched, bc_mutant_where_cond_full_shape, bc_mutant_nary_no_broadcast,
+    bc_mutant_stretched_stride_kept, bc_mutant_explicit_as_right_aligned,
+    bc_mutant_sum_keeps_leading, bc_mutant_broadcast_swapped_assign;
 
 #endif

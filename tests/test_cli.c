@@ -171,6 +171,8 @@ static const cli_case shape_cases[] = {
     {{"replay", "--property", "value-differential", "numpy op=add layout=-1 [2] [2]"}, 2, "",
      "layout: expected a seed", NULL},
     {{"run", "--value-cases", "x"}, 2, "", "--value-cases: expected a positive integer", NULL},
+    {{"mutants", "--jobs", "0"}, 2, "", "--jobs: expected 1 to 256, got '0'", NULL},
+    {{"mutants", "--colour"}, 2, "", "unknown or incomplete option '--colour'", NULL},
     {{"list", "properties"}, 0, NULL, NULL, "pdpd-is-padded-numpy (metamorphic, shapes)"},
     {{"list", "properties"}, 0, NULL, NULL, "value-differential (differential, values)"},
     {{"list", "suts"}, 0, NULL, NULL, "mutant:zero-wildcard"},

@@ -67,6 +67,23 @@ void bc_run_result_free(bc_run_result *r);
 /* 0 every check passed, 1 a property failed (BC_EXIT_* of the CLI). */
 int bc_run_exit_code(const bc_run_result *r);
 
+/* A shrunk failure of a run (one per failing cell, in cell order).  The
+ * strings belong to the result. */
+typedef struct bc_failure_info {
+    const char *property;
+    bc_rule rule;
+    int64_t case_index;  /* within its cell; -1 for a corpus line */
+    const char *original; /* the failing case as generated, a vector line */
+    const char *minimal;  /* after shrinking */
+    const char *detail;   /* what disagreed on the minimal case */
+    const char *replay;   /* the command line that reproduces it */
+    int shrink_calls;     /* SUT calls the shrink made */
+} bc_failure_info;
+
+int bc_run_failure_count(const bc_run_result *r);
+/* Failure i, 0 <= i < bc_run_failure_count(r). */
+bc_failure_info bc_run_failure(const bc_run_result *r, int i);
+
 /* ---- replay -------------------------------------------------------------- */
 
 /* Checks one case (a vector line; its expectation is ignored) under one

@@ -222,6 +222,23 @@ static void mapping_allows_repeats(const bc_sut *sut, const bc_params *p, int n,
     a->shape = s[1];
 }
 
+/* numpy and bidirectional whose output dim is taken from operand 0 when
+ * that is 1 (an assignment meant for the other operand), so a stretch of
+ * operand 0 collapses to 1.  google/XNNPACK PR #10650. */
+static void broadcast_swapped_assign(const bc_sut *sut, const bc_params *p, int n,
+                                     const bc_shape *s, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_answer_from_reference(p, n, s, a);
+    if (a->status != BC_SUT_OK || n != 2 ||
+        (p->rule != BC_RULE_NUMPY && p->rule != BC_RULE_BIDIRECTIONAL))
+        return;
+    int gap = a->shape.rank - s[0].rank;
+    for (int k = 0; k < s[0].rank; k++)
+        if (s[0].dims[k] == 1)
+            a->shape.dims[gap + k] = 1;
+}
+
 #define MUTANT(ident, fn, name, what, cite)                        \
     static const bc_sut_ops ident##_ops = {fn, NULL}; /* shapes only */ \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -249,5 +266,9 @@ MUTANT(bc_mutant_zero_wildcard, zero_wildcard, "mutant:zero-wildcard",
        "a 0 dim pairs with any dim (0 against n gives n)", "PaddlePaddle/Paddle#37077");
 MUTANT(bc_mutant_pdpd_axis_after_trim, pdpd_axis_after_trim, "mutant:pdpd-axis-after-trim",
        "pdpd's default axis uses B's rank after trailing 1s are dropped", "RULES.md §5, §10.2");
+MUTANT(bc_mutant_broadcast_swapped_assign, broadcast_swapped_assign,
+       "mutant:broadcast-swapped-assign",
+       "numpy output dim taken from operand 0 when it is 1: its stretches collapse to 1",
+       "google/XNNPACK PR #10650");
 MUTANT(bc_mutant_mapping_allows_repeats, mapping_allows_repeats, "mutant:mapping-allows-repeats",
        "explicit axes_mapping accepts a repeated entry", "RULES.md §8.2");

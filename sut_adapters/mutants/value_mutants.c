@@ -57,6 +57,70 @@ static void contiguous_assumed(const bc_sut *sut, const bc_eval_request *req, bc
     free(views);
 }
 
+static void out_of_memory(bc_sut_answer *a)
+{
+    a->status = BC_SUT_INTERNAL_ERROR;
+    snprintf(a->message, sizeof a->message, "out of memory");
+}
+
+/* Answers req with the inputs of bit set in `tiled` replaced by copies of
+ * the result's shape whose element j is the input's row-major element
+ * (j mod its size): the input "broadcast" by tiling its buffer.  The other
+ * inputs keep their shapes and broadcast correctly. */
+static void eval_tiled(const bc_eval_request *req, unsigned tiled, bc_sut_answer *a)
+{
+    int elementwise = req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT;
+    bc_shape result;
+    int64_t total = -1;
+    if (elementwise && req->ninputs <= 32 &&
+        bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
+        total = numel_of(&result);
+    if (total < 0 || total > ((int64_t)1 << 20)) {
+        bc_reference_eval(BC_EVAL_FAST, req, a);
+        return;
+    }
+    int n = req->ninputs, all = 1;
+    size_t slot = (size_t)(total > 0 ? total : 1) * 8; /* bytes per tiled copy */
+    bc_tensor *views = malloc((size_t)n * sizeof *views);
+    bc_shape *shapes = malloc((size_t)n * sizeof *shapes);
+    char *memory = malloc((size_t)n * slot);
+    if (!views || !shapes || !memory) {
+        free(views);
+        free(shapes);
+        free(memory);
+        out_of_memory(a);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const bc_tensor *in = &req->inputs[i];
+        views[i] = *in;
+        shapes[i] = req->shapes[i];
+        if (!((tiled >> i) & 1u)) {
+            all = 0;
+            continue;
+        }
+        size_t esize = bc_dtype_size(in->dtype);
+        char *data = memory + (size_t)i * slot;
+        bc_shape s = bc_tensor_shape(in);
+        int64_t count = numel_of(&s);
+        for (int64_t j = 0; j < total && count > 0; j++)
+            memcpy(data + (size_t)j * esize,
+                   (const char *)in->data + offset_of(in, j % count) * (int64_t)esize, esize);
+        shapes[i] = result;
+        views[i] = bc_tensor_contiguous(in->dtype, &result, data);
+    }
+    bc_params none = bc_params_for(BC_RULE_NONE);
+    bc_eval_request q = *req;
+    if (all)
+        q.params = &none; /* everything has the result's shape now */
+    q.shapes = shapes;
+    q.inputs = views;
+    bc_reference_eval(BC_EVAL_FAST, &q, a);
+    free(views);
+    free(shapes);
+    free(memory);
+}
+
 /* Broadcasts an operand by reading its row-major element (j mod its size)
  * for output element j, as if the smaller buffer were tiled: right for
  * trailing broadcasts such as (3,4)+(4,), wrong for a stretched middle or
@@ -65,48 +129,163 @@ static void contiguous_assumed(const bc_sut *sut, const bc_eval_request *req, bc
 static void flat_modulo(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
 {
     (void)sut;
-    int tiled_kinds = req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT;
-    bc_shape result;
-    int64_t total = -1;
-    if (tiled_kinds && bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
-        total = numel_of(&result);
-    if (total < 0 || total > ((int64_t)1 << 20)) {
+    eval_tiled(req, ~0u, a);
+}
+
+/* where reading its condition at the output's flat index, as if the
+ * condition had the output's shape (here wrapped around instead of read
+ * out of bounds).  uxlfoundation/oneDNN PR #5531 (a select post-op with a
+ * broadcast condition indexed it at the full dst shape). */
+static void where_cond_full_shape(const bc_sut *sut, const bc_eval_request *req,
+                                  bc_sut_answer *a)
+{
+    (void)sut;
+    if (req->kind != BC_VALUE_SELECT) {
         bc_reference_eval(BC_EVAL_FAST, req, a);
         return;
     }
-    int n = req->ninputs;
-    bc_tensor *tiles = malloc((size_t)n * sizeof *tiles);
-    bc_shape *shapes = malloc((size_t)n * sizeof *shapes);
-    char *memory = malloc((size_t)n * (size_t)(total > 0 ? total : 1) * 8);
-    if (!tiles || !shapes || !memory) {
-        free(tiles);
-        free(shapes);
-        free(memory);
-        a->status = BC_SUT_INTERNAL_ERROR;
-        snprintf(a->message, sizeof a->message, "out of memory");
+    eval_tiled(req, 1u, a);
+}
+
+/* n-ary Sum/Max/Min (3 or more operands) that folds with a same-shape
+ * kernel, so it refuses what two-operand broadcasting accepts.
+ * ooples/AiDotNet.Tensors PR #193 (Min/Max translators "fold with
+ * shape-matched engine ops only"). */
+static void nary_no_broadcast(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    if (req->kind == BC_VALUE_ELEMENTWISE && req->n > 2)
+        for (int i = 1; i < req->n; i++)
+            if (!bc_shape_equal(&req->shapes[i], &req->shapes[0])) {
+                a->status = BC_SUT_REJECTED;
+                a->kind = BC_ERR_DIM_MISMATCH;
+                snprintf(a->message, sizeof a->message, "n-ary inputs must have one shape");
+                return;
+            }
+    bc_reference_eval(BC_EVAL_FAST, req, a);
+}
+
+/* The row-major strides of shape s, in elements. */
+static void contiguous_strides(const bc_shape *s, int64_t *strides)
+{
+    int64_t st = 1;
+    for (int k = s->rank - 1; k >= 0; k--) {
+        strides[k] = st;
+        st *= s->dims[k] > 0 ? s->dims[k] : 1;
+    }
+}
+
+/* Stretches a size-1 axis with the stride it has in a contiguous copy of
+ * the operand instead of 0 (the leading, missing axes correctly get 0), so
+ * it walks into the memory after the operand, here zero padding.
+ * cupy/cupy#913 (a new size-1 axis keeps a nonzero stride, and a kernel
+ * that skips broadcasting reads with it).  Right-aligned rules only. */
+static void stretched_stride_kept(const bc_sut *sut, const bc_eval_request *req,
+                                  bc_sut_answer *a)
+{
+    (void)sut;
+    bc_rule rule = req->params->rule;
+    int elementwise = req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT;
+    int aligned = (elementwise && rule != BC_RULE_PDPD) ||
+                  (req->kind == BC_VALUE_BROADCAST &&
+                   (rule == BC_RULE_BROADCAST_TO || rule == BC_RULE_BIDIRECTIONAL));
+    bc_shape result;
+    int64_t total = -1;
+    if (aligned && req->ninputs <= 32 &&
+        bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
+        total = numel_of(&result);
+    if (total <= 0 || total > ((int64_t)1 << 20)) {
+        bc_reference_eval(BC_EVAL_FAST, req, a);
         return;
     }
-    for (int i = 0; i < n; i++) {
+    int n = req->ninputs, nshapes = req->n > n ? req->n : n; /* broadcast: input, target */
+    bc_tensor *views = malloc((size_t)n * sizeof *views);
+    bc_shape *shapes = malloc((size_t)nshapes * sizeof *shapes);
+    char **buffers = calloc((size_t)n, sizeof *buffers);
+    int ok = views && shapes && buffers;
+    for (int i = 0; ok && i < nshapes; i++)
+        shapes[i] = result; /* every view has the result's shape */
+    for (int i = 0; i < n && ok; i++) {
         const bc_tensor *in = &req->inputs[i];
-        size_t esize = bc_dtype_size(in->dtype);
-        char *data = memory + (size_t)i * (size_t)(total > 0 ? total : 1) * 8;
         bc_shape s = bc_tensor_shape(in);
-        int64_t count = numel_of(&s);
-        for (int64_t j = 0; j < total && count > 0; j++)
-            memcpy(data + (size_t)j * esize,
-                   (const char *)in->data + offset_of(in, j % count) * (int64_t)esize, esize);
-        shapes[i] = result;
-        tiles[i] = bc_tensor_contiguous(in->dtype, &result, data);
+        int64_t count = numel_of(&s), cs[BC_MAX_RANK], extent = 0;
+        contiguous_strides(&s, cs);
+        bc_tensor *v = &views[i];
+        memset(v, 0, sizeof *v);
+        v->dtype = in->dtype;
+        v->rank = result.rank;
+        int gap = result.rank - s.rank;
+        for (int t = 0; t < result.rank; t++) {
+            v->dims[t] = result.dims[t];
+            v->strides[t] = t < gap ? 0 : cs[t - gap]; /* the bug: no 0 for a stretch */
+            extent += (result.dims[t] - 1) * v->strides[t];
+        }
+        size_t esize = bc_dtype_size(in->dtype);
+        int64_t room = (extent + 1 > count ? extent + 1 : count);
+        buffers[i] = calloc((size_t)room, esize);
+        ok = buffers[i] != NULL && count >= 0;
+        for (int64_t j = 0; ok && j < count; j++)
+            memcpy(buffers[i] + (size_t)j * esize,
+                   (const char *)in->data + offset_of(in, j) * (int64_t)esize, esize);
+        v->data = buffers[i];
     }
-    bc_params none = bc_params_for(BC_RULE_NONE);
-    bc_eval_request q = *req;
-    q.params = &none;
-    q.shapes = shapes;
-    q.inputs = tiles;
-    bc_reference_eval(BC_EVAL_FAST, &q, a);
-    free(tiles);
+    if (ok) {
+        bc_params none = bc_params_for(BC_RULE_NONE), to = bc_params_for(BC_RULE_BROADCAST_TO);
+        bc_eval_request q = *req;
+        q.inputs = views;
+        q.shapes = shapes;
+        q.params = req->kind == BC_VALUE_BROADCAST ? &to : &none;
+        bc_reference_eval(BC_EVAL_FAST, &q, a); /* broadcast: a copy of the view */
+        if (a->status == BC_SUT_OK)
+            a->shape = result;
+    } else {
+        out_of_memory(a);
+    }
+    for (int i = 0; buffers && i < n; i++)
+        free(buffers[i]);
+    free(buffers);
+    free(views);
     free(shapes);
-    free(memory);
+}
+
+/* Explicit broadcast computed right-aligned (as broadcast_to) whenever the
+ * input happens to broadcast that way, ignoring the axes it names.
+ * Oneflow-Inc/oneflow#8659 (broadcast_like with broadcast_axes mixed up
+ * the dims when the new axes were not the leading ones). */
+static void explicit_as_right_aligned(const bc_sut *sut, const bc_eval_request *req,
+                                      bc_sut_answer *a)
+{
+    (void)sut;
+    bc_shape ignored;
+    if (req->kind == BC_VALUE_BROADCAST && req->params->rule == BC_RULE_EXPLICIT &&
+        req->n == 2 && bc_infer(req->params, 2, req->shapes, &ignored, NULL) == BC_OK &&
+        bc_infer_broadcast_to(&req->shapes[0], &req->shapes[1], &ignored, NULL) == BC_OK) {
+        bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
+        bc_eval_request q = *req;
+        q.params = &to;
+        bc_reference_eval(BC_EVAL_FAST, &q, a);
+        return;
+    }
+    bc_reference_eval(BC_EVAL_FAST, req, a);
+}
+
+/* sum-to-shape that sums the right axes but keeps the leading ones as 1s:
+ * the gradient has the result's rank, not the operand's.
+ * aesara-devs/aesara#1089 ("grad returned a term with 3 dimensions, but 2
+ * are required"). */
+static void sum_keeps_leading(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_reference_eval(BC_EVAL_FAST, req, a);
+    bc_shape result;
+    if (req->kind != BC_VALUE_SUM_TO_SHAPE || a->status != BC_SUT_OK ||
+        bc_infer(req->params, req->n, req->shapes, &result, NULL) != BC_OK)
+        return;
+    while (a->shape.rank < result.rank) { /* the same elements, more axes */
+        memmove(&a->shape.dims[1], &a->shape.dims[0], (size_t)a->shape.rank * sizeof(int64_t));
+        a->shape.dims[0] = 1;
+        a->shape.rank++;
+    }
 }
 
 /* sum-to-shape that sums over the axes the operand lacks but not over its
@@ -156,3 +335,20 @@ VALUE_MUTANT(bc_mutant_flat_modulo, flat_modulo, "mutant:flat-modulo",
 VALUE_MUTANT(bc_mutant_sum_skips_stretched, sum_skips_stretched, "mutant:sum-skips-stretched",
              "sum-to-shape does not sum over stretched size-1 axes",
              "deeplearning4j/nd4j#2424");
+VALUE_MUTANT(bc_mutant_where_cond_full_shape, where_cond_full_shape,
+             "mutant:where-cond-full-shape",
+             "where reads its condition at the output's flat index, without broadcasting it",
+             "uxlfoundation/oneDNN PR #5531");
+VALUE_MUTANT(bc_mutant_nary_no_broadcast, nary_no_broadcast, "mutant:nary-no-broadcast",
+             "n-ary elementwise (3+ operands) refuses to broadcast",
+             "ooples/AiDotNet.Tensors PR #193");
+VALUE_MUTANT(bc_mutant_stretched_stride_kept, stretched_stride_kept,
+             "mutant:stretched-stride-kept",
+             "a stretched size-1 axis keeps its contiguous stride instead of 0",
+             "cupy/cupy#913");
+VALUE_MUTANT(bc_mutant_explicit_as_right_aligned, explicit_as_right_aligned,
+             "mutant:explicit-as-right-aligned",
+             "explicit broadcast computed right-aligned when the shapes allow it",
+             "Oneflow-Inc/oneflow#8659");
+VALUE_MUTANT(bc_mutant_sum_keeps_leading, sum_keeps_leading, "mutant:sum-keeps-leading",
+             "sum-to-shape keeps the summed leading axes as 1s", "aesara-devs/aesara#1089");
