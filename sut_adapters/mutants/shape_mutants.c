@@ -10,7 +10,8 @@
 #include "../builtin.h"
 
 /* NUMPY with the result dim taken as max(a, b): 0 against 1 gives 1.
- * microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049. */
+ * microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049 (fixed by PR #31156: a
+ * std::max in the bidirectional result shape). */
 static void max_dim(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
                     bc_sut_answer *a)
 {
@@ -67,7 +68,8 @@ static void uni_rank_unchecked(const bc_sut *sut, const bc_params *p, int n, con
 }
 
 /* PDPD (openvino-doc) without dropping B's trailing 1s.
- * openvinotoolkit/openvino: shape inference vs the reference kernel, RULES.md §5.2. */
+ * openvinotoolkit/openvino: shape inference vs the reference kernel, RULES.md §5.2;
+ * PaddlePaddle/Paddle PR #8505 made elementwise ops tolerate trailing 1s. */
 static void pdpd_no_trim(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
                          bc_sut_answer *a)
 {
@@ -181,7 +183,8 @@ static void zero_wildcard(const bc_sut *sut, const bc_params *p, int n, const bc
 }
 
 /* PDPD whose default axis is computed from B's rank after trailing 1s are
- * dropped.  OpenVINO's 2021 code path (RULES.md §5, §10.2). */
+ * dropped.  OpenVINO's 2021 code path (RULES.md §5, §10.2); PaddlePaddle/Paddle
+ * PR #23913 fixed elementwise_add's default axis disagreeing with x + y. */
 static void pdpd_axis_after_trim(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
                                  bc_sut_answer *a)
 {
@@ -245,14 +248,14 @@ static void broadcast_swapped_assign(const bc_sut *sut, const bc_params *p, int 
 
 MUTANT(bc_mutant_max_dim, max_dim, "mutant:max-dim",
        "numpy result dim = max(a, b), so 0 against 1 gives 1",
-       "microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049");
+       "microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049 (PR #31156)");
 MUTANT(bc_mutant_left_aligned, left_aligned, "mutant:left-aligned",
        "numpy aligns ranks on the left", "RULES.md §3");
 MUTANT(bc_mutant_uni_rank_unchecked, uni_rank_unchecked, "mutant:uni-rank-unchecked",
        "onnx-uni and broadcast-to accept a B of larger rank (unsigned rank check)",
        "openvinotoolkit/openvino PR #13849");
 MUTANT(bc_mutant_pdpd_no_trim, pdpd_no_trim, "mutant:pdpd-no-trim",
-       "pdpd does not drop B's trailing 1s", "RULES.md §5.2");
+       "pdpd does not drop B's trailing 1s", "PaddlePaddle/Paddle PR #8505; RULES.md §5.2");
 MUTANT(bc_mutant_negative_accepted, negative_accepted, "mutant:negative-accepted",
        "negative dims accepted as 1", "pytorch/pytorch#68957");
 MUTANT(bc_mutant_expand_as_broadcast_to, expand_as_broadcast_to, "mutant:expand-as-broadcast-to",
@@ -265,7 +268,7 @@ MUTANT(bc_mutant_operand0_cannot_broadcast, operand0_cannot_broadcast,
 MUTANT(bc_mutant_zero_wildcard, zero_wildcard, "mutant:zero-wildcard",
        "a 0 dim pairs with any dim (0 against n gives n)", "PaddlePaddle/Paddle#37077");
 MUTANT(bc_mutant_pdpd_axis_after_trim, pdpd_axis_after_trim, "mutant:pdpd-axis-after-trim",
-       "pdpd's default axis uses B's rank after trailing 1s are dropped", "RULES.md §5, §10.2");
+       "pdpd's default axis uses B's rank after trailing 1s are dropped", "PaddlePaddle/Paddle PR #23913; RULES.md §10.2");
 MUTANT(bc_mutant_broadcast_swapped_assign, broadcast_swapped_assign,
        "mutant:broadcast-swapped-assign",
        "numpy output dim taken from operand 0 when it is 1: its stretches collapse to 1",
