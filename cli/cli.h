@@ -16,5 +16,6 @@ int bc_cmd_replay(int argc, char **argv);
 int bc_cmd_list(int argc, char **argv);
 int bc_cmd_bench(int argc, char **argv);
 int bc_cmd_mutants(int argc, char **argv);
+int bc_cmd_merge(int argc, char **argv);
 
 #endif

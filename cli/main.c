@@ -22,6 +22,7 @@ static const char usage[] =
     "  run       generate cases, check a SUT (default: the reference) against\n"
     "            every property, shrink failures, write reports\n"
     "  replay    check one case under one property, as 'run' printed it\n"
+    "  merge     merge the JSON reports of 'run --shard K/N' into one result\n"
     "  list      list properties, rules or suts\n"
     "  mutants   run the default suite against every built-in mutant: the kill table\n"
     "  bench     the fast compute engine's throughput against memory bandwidth and\n"
@@ -64,7 +65,9 @@ int main(int argc, char **argv)
         return bc_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "mutants") == 0)
         return bc_cmd_mutants(argc - 1, argv + 1);
-    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, list, mutants or bench; see "
+    if (strcmp(cmd, "merge") == 0)
+        return bc_cmd_merge(argc - 1, argv + 1);
+    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, merge, list, mutants or bench; see "
                     "'broadcheck --help')\n", cmd);
     return BC_EXIT_USAGE;
 }

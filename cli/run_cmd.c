@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "broadcheck/properties.h"
@@ -113,6 +115,38 @@ static int parse_name_list(const char *list, const char *option, int (*index_of)
     }
     free(copy);
     return status;
+}
+
+/* A report that cannot be written would be known only after the run, which
+ * may take hours: say it now (in report.c's words) if the path is a folder
+ * or its folder is missing or not writable. */
+static int check_report_path(const char *what, const char *path)
+{
+    struct stat st;
+    if (!path)
+        return 0;
+    if (!path[0]) {
+        fprintf(stderr, "broadcheck run: cannot write the %s report: no path given\n", what);
+        return -1;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "broadcheck run: cannot write %s report '%s': the path is a directory\n",
+                what, path);
+        return -1;
+    }
+    char *copy = strdup(path);
+    const char *dir = copy ? dirname(copy) : ".", *problem = NULL;
+    if (stat(dir, &st) != 0)
+        problem = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        problem = strerror(ENOTDIR);
+    else if (access(dir, W_OK) != 0)
+        problem = strerror(errno);
+    if (problem)
+        fprintf(stderr, "broadcheck run: cannot write %s report '%s': its folder '%s': %s\n",
+                what, path, dir, problem);
+    free(copy);
+    return problem ? -1 : 0;
 }
 
 int bc_cmd_run(int argc, char **argv)
@@ -254,6 +288,9 @@ int bc_cmd_run(int argc, char **argv)
         fprintf(stderr, "broadcheck run: give --cases/--value-cases or --time, not both\n");
         return BC_EXIT_USAGE;
     }
+    if (check_report_path("JSON", json) || check_report_path("JUnit", junit) ||
+        check_report_path("certificate", cert))
+        return BC_EXIT_USAGE;
     cfg.sut = find_sut(sut_name);
     if (!cfg.sut)
         return BC_EXIT_USAGE;

@@ -2,6 +2,7 @@
  * broadcheck vectors: check conformance-vector files against the reference.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,9 @@ static const char vectors_usage[] =
     "or syntax error as FILE:LINE, then one summary line per file and a total.\n"
     "With no PATH it reads " BC_SPEC_DIR "/vectors.\n"
     "\n"
-    "Exit codes: 0 every vector agrees; 1 a vector disagrees or has a syntax\n"
-    "error; 2 a path cannot be read.\n";
+    "Exit codes: 0 every vector agrees; 1 a vector disagrees; 2 a path cannot be\n"
+    "read, or a file is malformed (a line with a syntax error or a NUL byte; each\n"
+    "is printed as FILE:LINE too).\n";
 
 static int ends_with_vec(const char *name)
 {
@@ -36,17 +38,51 @@ static int select_vec(const struct dirent *d)
     return d->d_name[0] != '.' && ends_with_vec(d->d_name);
 }
 
+/* 1 if some line of the file is not a vector (a syntax error, a NUL byte),
+ * which makes the file malformed input rather than a failed check;
+ * bc_vector_check_file has printed each such line as FILE:LINE. */
+static int has_malformed_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    bc_vector *v = malloc(sizeof *v);
+    char *line = NULL, why[512];
+    size_t cap = 0;
+    ssize_t n;
+    int malformed = !f || !v;
+    while (!malformed && (n = getline(&line, &cap, f)) >= 0)
+        malformed = (size_t)n != strlen(line) || bc_vector_parse(line, v, why, sizeof why) < 0;
+    free(line);
+    free(v);
+    if (f)
+        fclose(f);
+    return malformed;
+}
+
+/* 0 checked, -1 unreadable, -2 checked but malformed. */
 static int check_one(const char *path, long *passed, long *failed)
 {
     long p = 0, f = 0;
+    /* An unreadable file is said on stderr, as every exit-2 reason is;
+     * bc_vector_check_file would say it on the report stream (stdout). */
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+        fprintf(stderr, "broadcheck vectors: '%s': cannot open: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fclose(probe);
     if (bc_vector_check_file(path, stdout, &p, &f) != 0)
         return -1;
     printf("%s: %ld passed, %ld failed\n", path, p, f);
     *passed += p;
     *failed += f;
-    return 0;
+    if (f == 0 || !has_malformed_line(path))
+        return 0;
+    fprintf(stderr, "broadcheck vectors: '%s' is malformed: a line with a syntax error or a "
+                    "NUL byte (printed above as %s:LINE)\n", path, path);
+    return -2;
 }
 
+/* As check_one, for a file or a folder of .vec files. */
 static int check_path(const char *path, long *passed, long *failed)
 {
     struct stat st;
@@ -68,8 +104,9 @@ static int check_path(const char *path, long *passed, long *failed)
         char *full = malloc(len);
         if (full) {
             snprintf(full, len, "%s/%s", path, names[i]->d_name);
-            if (check_one(full, passed, failed) != 0)
-                status = -1;
+            int one = check_one(full, passed, failed);
+            if (one == -1 || (one == -2 && status == 0))
+                status = one;
             free(full);
         } else {
             status = -1;
@@ -93,13 +130,17 @@ int bc_cmd_vectors(int argc, char **argv)
         }
     }
     long passed = 0, failed = 0;
-    int unreadable = 0;
-    if (argc < 2)
-        unreadable |= check_path(BC_SPEC_DIR "/vectors", &passed, &failed) != 0;
-    for (int i = 1; i < argc; i++)
-        unreadable |= check_path(argv[i], &passed, &failed) != 0;
+    int one, unreadable = 0, malformed = 0;
+    if (argc < 2) {
+        one = check_path(BC_SPEC_DIR "/vectors", &passed, &failed);
+        unreadable |= one == -1, malformed |= one == -2;
+    }
+    for (int i = 1; i < argc; i++) {
+        one = check_path(argv[i], &passed, &failed);
+        unreadable |= one == -1, malformed |= one == -2;
+    }
     printf("vectors: %ld passed, %ld failed\n", passed, failed);
-    if (unreadable)
+    if (unreadable || malformed)
         return BC_EXIT_USAGE;
     return failed ? BC_EXIT_FAIL : BC_EXIT_OK;
 }

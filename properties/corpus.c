@@ -3,7 +3,8 @@
  * per line, replayed first on the next run.  A header line records the
  * corpus version so that an older broadcheck refuses a newer corpus instead
  * of misreading it.  Appends take an exclusive lock and write each line
- * whole, so concurrent runs sharing a corpus do not corrupt it.
+ * whole, and reads a shared lock, so concurrent runs sharing a corpus
+ * neither corrupt it nor read a line half-written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -26,32 +28,28 @@ void bc_corpus_free(bc_corpus *corpus)
     corpus->count = 0;
 }
 
-static int add_line(bc_corpus *corpus, const char *line)
+/* Adds the canonical form of v (as long as it needs: a line of 64 shapes
+ * of 64 huge dims runs past 90 kB). */
+static int add_line(bc_corpus *corpus, const bc_vector *v)
 {
     char **grown = realloc(corpus->lines, (size_t)(corpus->count + 1) * sizeof *grown);
     if (!grown)
         return -1;
     corpus->lines = grown;
-    corpus->lines[corpus->count] = strdup(line);
-    if (!corpus->lines[corpus->count])
+    int len = bc_vector_format(v, NULL, 0);
+    char *line = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (!line)
         return -1;
-    corpus->count++;
+    bc_vector_format(v, line, (size_t)len + 1);
+    corpus->lines[corpus->count++] = line;
     return 0;
 }
 
-int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap)
+/* Reads the corpus from f, from its start; path is for the messages. */
+static int read_stream(FILE *f, const char *path, bc_corpus *corpus, char *why, size_t cap)
 {
-    corpus->count = 0;
-    corpus->lines = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0; /* no corpus yet */
-        snprintf(why, cap, "corpus '%s': cannot open: %s", path, strerror(errno));
-        return -1;
-    }
     bc_vector *v = malloc(sizeof *v);
-    char *line = NULL, detail[512], canonical[8192];
+    char *line = NULL, detail[512];
     size_t linecap = 0;
     ssize_t n;
     long lineno = 0;
@@ -79,22 +77,44 @@ int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap)
             snprintf(why, cap, "corpus %s:%ld: %s", path, lineno, detail);
             status = -1;
         } else if (r > 0) {
-            bc_vector_format(v, canonical, sizeof canonical);
-            if (add_line(corpus, canonical) != 0) {
+            if (add_line(corpus, v) != 0) {
                 snprintf(why, cap, "corpus '%s': out of memory", path);
                 status = -1;
             }
         }
     }
     if (status == 0 && ferror(f)) {
-        snprintf(why, cap, "corpus '%s': read error after line %ld", path, lineno);
+        snprintf(why, cap, "corpus '%s': read error after line %ld: %s", path, lineno,
+                 strerror(errno));
         status = -1;
     }
     free(line);
     free(v);
-    fclose(f);
     if (status != 0)
         bc_corpus_free(corpus);
+    return status;
+}
+
+int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap)
+{
+    corpus->count = 0;
+    corpus->lines = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0; /* no corpus yet */
+        snprintf(why, cap, "corpus '%s': cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    int status = -1;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(why, cap, "corpus '%s': is a directory, not a corpus file", path);
+    else if (flock(fileno(f), LOCK_SH) != 0) /* wait out an append in progress */
+        snprintf(why, cap, "corpus '%s': cannot lock: %s", path, strerror(errno));
+    else
+        status = read_stream(f, path, corpus, why, cap);
+    fclose(f); /* releases the lock */
     return status;
 }
 
@@ -113,10 +133,24 @@ int bc_corpus_append(const char *path, const char *const *lines, int count, char
         return -1;
     }
     /* Under the lock, read what is there now (another run may have added
-     * lines since we read it) and add only what is new. */
-    bc_corpus existing;
+     * lines since we read it) and add only what is new.  Through this very
+     * descriptor: bc_corpus_read's shared lock on a new one would wait for
+     * our own exclusive lock forever. */
+    bc_corpus existing = {0, NULL};
     char detail[512];
-    int status = bc_corpus_read(path, &existing, detail, sizeof detail);
+    int status = -1;
+    int copy = dup(fd);
+    FILE *f = copy >= 0 ? fdopen(copy, "r") : NULL;
+    if (!f) {
+        snprintf(detail, sizeof detail, "corpus '%s': cannot read it back: %s", path,
+                 strerror(errno));
+        if (copy >= 0)
+            close(copy);
+    } else {
+        rewind(f);
+        status = read_stream(f, path, &existing, detail, sizeof detail);
+        fclose(f); /* closes the copy only: fd keeps the lock */
+    }
     if (status != 0) {
         snprintf(why, cap, "%s", detail);
     } else {

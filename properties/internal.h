@@ -84,8 +84,6 @@ int bc_write_all(int fd, const char *data, size_t len);
 /* The replay line of a failure. */
 char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
 
-#endif
-
 /* ---- properties (property.c) ----------------------------------------- */
 
 typedef enum bc_check {
@@ -149,3 +147,5 @@ int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap);
 int bc_corpus_append(const char *path, const char *const *lines, int count, char *why,
                      size_t cap);
 void bc_corpus_free(bc_corpus *corpus);
+
+#endif

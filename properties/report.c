@@ -28,6 +28,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "internal.h"
+#include "merge.h"
 
 #define LL(x) ((long long)(x))
 
@@ -428,7 +429,7 @@ static void cell_text(const bc_cell *c, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, " (+%lld unsup)", LL(c->unsupported));
 }
 
-static void build_summary(const bc_run_result *r, sbuf *b)
+static void build_summary(const bc_run_result *r, const bc_report_notes *notes, sbuf *b)
 {
     char shard[48], pbuf[32], cell[96];
     format_shard(r, shard, sizeof shard);
@@ -440,6 +441,11 @@ static void build_summary(const bc_run_result *r, sbuf *b)
     else
         sb_printf(b, "%lld cases per shape cell, %lld per value cell\n", LL(r->cases),
                   LL(r->value_cases));
+    if (notes && notes->warning) {
+        sb_puts(b, "WARNING: ");
+        sb_indented(b, notes->warning, "         ");
+        sb_puts(b, "\n");
+    }
 
     /* The matrix: one block per rule, one line per property. */
     int np = nprops(r);
@@ -514,10 +520,15 @@ static void build_summary(const bc_run_result *r, sbuf *b)
 
 void bc_report_summary(const bc_run_result *r, FILE *out)
 {
+    bc_report_summary_noted(r, NULL, out);
+}
+
+void bc_report_summary_noted(const bc_run_result *r, const bc_report_notes *notes, FILE *out)
+{
     if (!r || !out)
         return;
     sbuf b = {0};
-    build_summary(r, &b);
+    build_summary(r, notes, &b);
     if (b.oom || !b.data)
         fputs("broadcheck: out of memory writing the summary\n", out);
     else
@@ -554,7 +565,26 @@ static void jappend(json_t *arr, json_t *value, int *bad)
         *bad = 1;
 }
 
-static json_t *build_json(const bc_run_result *r)
+/* Adds the notes' members to root; an object member goes into root's
+ * object of that name (coverage classes this build does not know). */
+static void add_json_notes(json_t *root, const bc_report_notes *notes, int *bad)
+{
+    if (!notes || !notes->json)
+        return;
+    const char *key;
+    json_t *value;
+    json_object_foreach(notes->json, key, value) {
+        json_t *have = json_object_get(root, key);
+        if (json_is_object(have) && json_is_object(value)) {
+            if (json_object_update(have, value) != 0)
+                *bad = 1;
+        } else {
+            jset(root, key, json_deep_copy(value), bad);
+        }
+    }
+}
+
+static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
 {
     int bad = 0;
     char buf[64], pbuf[32];
@@ -638,6 +668,7 @@ static json_t *build_json(const bc_run_result *r)
         jappend(failures, jf, &bad);
     }
     jset(root, "failures", failures, &bad);
+    add_json_notes(root, notes, &bad);
 
     if (bad) {
         json_decref(root);
@@ -648,11 +679,17 @@ static json_t *build_json(const bc_run_result *r)
 
 int bc_report_json(const bc_run_result *r, const char *path, char *why, size_t cap)
 {
+    return bc_report_json_noted(r, NULL, path, why, cap);
+}
+
+int bc_report_json_noted(const bc_run_result *r, const bc_report_notes *notes, const char *path,
+                         char *why, size_t cap)
+{
     if (!r) {
         set_why(why, cap, "cannot write JSON report: no run result");
         return -1;
     }
-    json_t *root = build_json(r);
+    json_t *root = build_json(r, notes);
     char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
     json_decref(root);
     sbuf b = {0};
@@ -712,7 +749,8 @@ static void x_property(xmlTextWriterPtr w, const char *name, const char *value, 
     x_end(w, bad);
 }
 
-static void build_junit_suite(const bc_run_result *r, int rule, xmlTextWriterPtr w, int *bad)
+static void build_junit_suite(const bc_run_result *r, const bc_report_notes *notes, int rule,
+                              xmlTextWriterPtr w, int *bad)
 {
     char name[96], buf[64], pbuf[32];
     int tests = 0, failures = 0, skipped = 0;
@@ -747,6 +785,8 @@ static void build_junit_suite(const bc_run_result *r, int rule, xmlTextWriterPtr
     x_property(w, "seconds", buf, bad);
     format_shard(r, buf, sizeof buf);
     x_property(w, "shard", buf, bad);
+    if (notes && notes->warning)
+        x_property(w, "warning", notes->warning, bad);
     x_end(w, bad);
 
     for (int p = 0; p < nprops(r); p++) {
@@ -812,6 +852,12 @@ static void build_junit_suite(const bc_run_result *r, int rule, xmlTextWriterPtr
 
 int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t cap)
 {
+    return bc_report_junit_noted(r, NULL, path, why, cap);
+}
+
+int bc_report_junit_noted(const bc_run_result *r, const bc_report_notes *notes, const char *path,
+                          char *why, size_t cap)
+{
     if (!r) {
         set_why(why, cap, "cannot write JUnit report: no run result");
         return -1;
@@ -842,7 +888,7 @@ int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t 
     x_attr(w, "time", tbuf, &bad);
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
         if (rule_selected(r, rule))
-            build_junit_suite(r, rule, w, &bad);
+            build_junit_suite(r, notes, rule, w, &bad);
     x_end(w, &bad);
     if (xmlTextWriterEndDocument(w) < 0)
         bad = 1;
@@ -908,7 +954,7 @@ static void md_code(sbuf *b, const char *s, const char *lang)
     free(c);
 }
 
-static void build_certificate(const bc_run_result *r, sbuf *b)
+static void build_certificate(const bc_run_result *r, const bc_report_notes *notes, sbuf *b)
 {
     char pbuf[32], shard[48], date[64];
     time_t now = time(NULL);
@@ -946,10 +992,19 @@ static void build_certificate(const bc_run_result *r, sbuf *b)
         sb_printf(b, "- **Corpus:** %lld lines replayed, %lld failed\n", LL(r->corpus_replayed),
                   LL(r->corpus_failed));
     sb_puts(b, "\n");
+    if (notes && notes->warning) {
+        sb_puts(b, "> **Warning:** ");
+        md_inline(b, notes->warning);
+        sb_puts(b, "\n\n");
+    }
 
     int nfail = t.failed_cells > 0 ? t.failed_cells : (int)r->corpus_failed;
     int certified = t.failed == 0 && r->corpus_failed == 0 && t.passed > 0;
-    if (certified)
+    if (certified && notes && notes->incomplete)
+        sb_puts(b, "## Verdict: NOT CERTIFIED: incomplete\n\n"
+                   "No case failed, but part of the run is missing (see the warning above), "
+                   "so its cases were not checked.\n\n");
+    else if (certified)
         sb_printf(b, "## Verdict: CERTIFIED\n\nEvery property passed on every rule checked "
                      "(%lld cases passed in %d rule x property cells).\n\n",
                   LL(t.passed), t.cells - t.unsupported_cells);
@@ -1075,11 +1130,17 @@ static void build_certificate(const bc_run_result *r, sbuf *b)
 
 int bc_report_certificate(const bc_run_result *r, const char *path, char *why, size_t cap)
 {
+    return bc_report_certificate_noted(r, NULL, path, why, cap);
+}
+
+int bc_report_certificate_noted(const bc_run_result *r, const bc_report_notes *notes,
+                                const char *path, char *why, size_t cap)
+{
     if (!r) {
         set_why(why, cap, "cannot write certificate: no run result");
         return -1;
     }
     sbuf b = {0};
-    build_certificate(r, &b);
+    build_certificate(r, notes, &b);
     return write_sbuf(&b, path, "certificate", why, cap);
 }

@@ -175,9 +175,11 @@ int bc_shape_parse(const char *text, const char **end, bc_shape *out, char *why,
             *end = s;                                               \
         return -1;                                                  \
     } while (0)
+    if (*s != '[' && *s)
+        FAIL("column %d: expected '[' to start a shape, found '%c'", (int)(s - text) + 1, *s);
     if (*s != '[')
-        FAIL("column %d: expected '[' to start a shape, found %s%c%s", (int)(s - text) + 1,
-             *s ? "'" : "", *s ? *s : ' ', *s ? "'" : "end of text");
+        FAIL("column %d: expected '[' to start a shape, found the end of the text",
+             (int)(s - text) + 1);
     s = skip_blanks(s + 1);
     if (*s == ']') {
         if (end)

@@ -7,8 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Build tools, the test framework (cmocka), and NumPy for the cross-checks
-# and the benchmark's comparison.
-packages=(gcc g++ clang cmake ninja-build pkg-config libcmocka-dev libjansson-dev libxml2-dev python3 python3-numpy)
+# and the benchmark's comparison.  libclang-rt-dev holds libFuzzer and
+# clang's sanitizer runtimes (clang only recommends it, and recommends are
+# not installed here); valgrind runs scripts/memcheck.sh.
+packages=(gcc g++ clang libclang-rt-dev cmake ninja-build pkg-config libcmocka-dev libjansson-dev
+          libxml2-dev python3 python3-numpy valgrind)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -317,8 +317,14 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
         PUT(" profile=%s", bc_profile_name(p->profile));
     if (p->options & BC_OPT_AXIS)
         PUT(" axis=%lld", (long long)p->axis);
-    if (p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING)) {
-        PUT(" %s=", (p->options & BC_OPT_AXES) ? "axes" : "axes-mapping");
+    /* Both keys given is bad-params (bc_infer says so); they share one list,
+     * so each prints it and the line parses back to the same case. */
+    static const unsigned list_opts[2] = {BC_OPT_AXES, BC_OPT_AXES_MAPPING};
+    static const char *const list_keys[2] = {"axes", "axes-mapping"};
+    for (int k = 0; k < 2; k++) {
+        if (!(p->options & list_opts[k]))
+            continue;
+        PUT(" %s=", list_keys[k]);
         for (int i = 0; i < p->naxes; i++)
             PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
     }

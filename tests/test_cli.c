@@ -127,7 +127,7 @@ static const cli_case shape_cases[] = {
     {{"--help"}, 0, NULL, NULL, "Exit codes"},
     {{"shape", "--help"}, 0, NULL, NULL, "--axes-mapping"},
     {{"vectors", "--help"}, 0, NULL, NULL, "FILE:LINE"},
-    {{"vectors", "/nonexistent/file.vec"}, 2, NULL, NULL, "cannot open"},
+    {{"vectors", "/nonexistent/file.vec"}, 2, NULL, "'/nonexistent/file.vec': cannot open", NULL},
     /* run, replay, list */
     {{"run", "--cases", "300", "--quiet"}, 0, "", NULL, NULL},
     {{"run", "--cases", "300", "--rule", "numpy"}, 0, NULL, NULL, "passed, 0 failed"},

@@ -1,0 +1,58 @@
+# Installing broadcheck as a package: the executable, the static libraries
+# and the public headers, exported as broadcheck:: targets with a
+# broadcheckConfig.cmake, a version file and a pkg-config file.  Included by
+# the top-level CMakeLists.txt after every target exists.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(BC_CMAKE_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/broadcheck")
+
+# Short names outside (broadcheck::reference), the build's own names inside.
+set_target_properties(broadcheck_reference PROPERTIES EXPORT_NAME reference)
+set_target_properties(broadcheck_spec PROPERTIES EXPORT_NAME spec)
+set_target_properties(broadcheck_properties PROPERTIES EXPORT_NAME properties)
+set_target_properties(broadcheck_sut_adapters PROPERTIES EXPORT_NAME sut_adapters)
+set_target_properties(broadcheck PROPERTIES EXPORT_NAME broadcheck)
+
+install(TARGETS broadcheck broadcheck_reference broadcheck_spec broadcheck_properties
+                broadcheck_sut_adapters
+        EXPORT broadcheckTargets
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/broadcheck
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
+# The conformance vectors, for 'broadcheck vectors <prefix>/share/broadcheck/vectors'.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/spec/vectors
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck
+        FILES_MATCHING PATTERN "*.vec")
+
+install(EXPORT broadcheckTargets NAMESPACE broadcheck::
+        DESTINATION ${BC_CMAKE_INSTALL_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/broadcheckConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/broadcheckConfig.cmake
+  INSTALL_DESTINATION ${BC_CMAKE_INSTALL_DIR})
+# 0.x: a new minor version may break the interfaces, so only the same minor matches.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/broadcheckConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/broadcheckConfig.cmake
+              ${PROJECT_BINARY_DIR}/broadcheckConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/broadcheckFunctions.cmake
+        DESTINATION ${BC_CMAKE_INSTALL_DIR})
+
+# pkg-config: the prefix relative to the .pc file's folder, so that the file
+# holds for any --prefix given at install time.
+file(RELATIVE_PATH BC_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" BC_PC_PREFIX_FROM_PCDIR "${BC_PC_PREFIX_FROM_PCDIR}")
+set(BC_PC_EXTRA_LIBS "")
+if(BC_SANITIZE)
+  set(BC_PC_EXTRA_LIBS " -fsanitize=address,undefined")
+endif()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/broadcheck.pc.in ${PROJECT_BINARY_DIR}/broadcheck.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/broadcheck.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# A build with sanitizers makes instrumented libraries: whoever links them
+# needs the sanitizer runtimes too, in the build tree and once installed.
+if(BC_SANITIZE)
+  target_link_options(broadcheck_reference INTERFACE -fsanitize=address,undefined)
+endif()

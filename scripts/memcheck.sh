@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Valgrind's memcheck on a subset of the default build (build/default, made
+# by 'cmake --workflow --preset default'): what ASan cannot see in an
+# uninstrumented binary (uninitialised reads, leaks through the libraries).
+# The CLI's run on every cell, its shards merged (jansson, libxml2), and one
+# unit test.  Any memcheck error exits 99; so does a definite leak.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+b=build/default
+out=$b/memcheck
+mkdir -p "$out"
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+"${vg[@]}" "$b/broadcheck" run --cases 200 --quiet
+for k in 1 2; do
+  "${vg[@]}" "$b/broadcheck" run --cases 200 --jobs 2 --quiet --shard "$k/2" --json "$out/shard$k.json"
+done
+"${vg[@]}" "$b/broadcheck" merge --quiet --json "$out/merged.json" --junit "$out/merged.xml" \
+  --certificate "$out/merged.md" "$out/shard1.json" "$out/shard2.json"
+"${vg[@]}" "$b/tests/test_vector_format" >/dev/null
+echo "memcheck: broadcheck run, run --shard, merge and test_vector_format: no errors"

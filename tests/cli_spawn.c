@@ -1,0 +1,179 @@
+/*
+ * Test helper (cli_spawn.h): fork + exec of the broadcheck executable with
+ * stdout and stderr captured through temporary files, so that output of any
+ * size is kept whole.
+ */
+#include "cli_spawn.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef BC_CLI_PATH
+#error "BC_CLI_PATH must name the broadcheck executable"
+#endif
+
+static char *read_fd(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || lseek(fd, 0, SEEK_SET) != 0)
+        return NULL;
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t n = 0;
+    ssize_t got;
+    while (buf && n < (size_t)st.st_size && (got = read(fd, buf + n, (size_t)st.st_size - n)) > 0)
+        n += (size_t)got;
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static char **make_argv(const char *const *args)
+{
+    size_t n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc(n + 2, sizeof *argv);
+    if (!argv)
+        return NULL;
+    argv[0] = (char *)BC_CLI_PATH;
+    for (size_t i = 0; i < n; i++)
+        argv[i + 1] = (char *)args[i];
+    return argv;
+}
+
+static int exit_code(int wstatus)
+{
+    if (WIFEXITED(wstatus))
+        return WEXITSTATUS(wstatus);
+    return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
+}
+
+int bc_spawn(const char *const *args, bc_spawned *r)
+{
+    memset(r, 0, sizeof *r);
+    char out_path[] = "/tmp/bc_spawn_out_XXXXXX", err_path[] = "/tmp/bc_spawn_err_XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    char **argv = make_argv(args);
+    int status = -1;
+    if (out_fd < 0 || err_fd < 0 || !argv)
+        goto done;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        goto done;
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int wstatus;
+    if (waitpid(pid, &wstatus, 0) != pid)
+        goto done;
+    r->status = exit_code(wstatus);
+    r->out = read_fd(out_fd);
+    r->err = read_fd(err_fd);
+    status = r->out && r->err ? 0 : -1;
+done:
+    if (out_fd >= 0) {
+        close(out_fd);
+        unlink(out_path);
+    }
+    if (err_fd >= 0) {
+        close(err_fd);
+        unlink(err_path);
+    }
+    free(argv);
+    return status;
+}
+
+int bc_spawn_background(const char *const *args)
+{
+    char **argv = make_argv(args);
+    if (!argv)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    free(argv);
+    return (int)pid;
+}
+
+int bc_spawn_wait(int pid)
+{
+    int wstatus;
+    if (pid <= 0 || waitpid((pid_t)pid, &wstatus, 0) != (pid_t)pid)
+        return -1;
+    return exit_code(wstatus);
+}
+
+void bc_spawned_free(bc_spawned *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+int bc_scratch_dir(const char *prefix, char *dir, size_t cap)
+{
+    int n = snprintf(dir, cap, "/tmp/%s_XXXXXX", prefix);
+    if (n < 0 || (size_t)n >= cap)
+        return -1;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+void bc_scratch_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (unlink(path) != 0)
+                rmdir(path); /* an empty folder a test made */
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+int bc_scratch_file(const char *dir, const char *name, const char *text, size_t len, char *path,
+                    size_t cap)
+{
+    int n = snprintf(path, cap, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= cap)
+        return -1;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fwrite(text, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int bc_scratch_count(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        count += strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return count;
+}
