@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "broadcheck/properties.h"
+#include "broadcheck/sut_loader.h"
 #include "cli.h"
 
 static const char run_usage[] =
@@ -23,8 +24,11 @@ static const char run_usage[] =
     "a replay line. The same seed and version give the same cases, counts and\n"
     "case ids, whatever --jobs is.\n"
     "\n"
-    "  --sut NAME            the system under test (default: reference); see\n"
-    "                        'broadcheck list suts'\n"
+    "  --sut NAME            the system under test (default: reference): a built-in\n"
+    "                        name, an adapter library (./libx.so) or exec:COMMAND;\n"
+    "                        see 'broadcheck list suts' and sut_adapters/README.md\n"
+    "  --timeout-ms N        an external SUT's time per question (default 2000)\n"
+    "  --memory-mb N         an external SUT's worker memory limit (default 1024)\n"
     "  --rule R,...          rules to check (default: all)\n"
     "  --property P,...      properties to check (default: all); see\n"
     "                        'broadcheck list properties'\n"
@@ -48,7 +52,7 @@ static const char run_usage[] =
     "environment error (unreadable corpus, unwritable report).\n";
 
 static const char replay_usage[] =
-    "usage: broadcheck replay [--sut NAME] --property P 'CASE'\n"
+    "usage: broadcheck replay [--sut NAME] [--timeout-ms N] [--memory-mb N] --property P 'CASE'\n"
     "\n"
     "Checks one case, a line of the vector format (its expectation is ignored),\n"
     "under one property, exactly as 'broadcheck run' did. 'run' prints this line\n"
@@ -70,18 +74,33 @@ static int parse_u64(const char *text, uint64_t max, uint64_t *out)
     return 0;
 }
 
-static const bc_sut *find_sut(const char *name)
+/* Opens --sut (sut_loader.h); NULL after saying why on stderr. */
+static const bc_sut *find_sut(const char *name, const bc_sut_options *opts)
 {
-    const bc_sut *sut = bc_builtin_sut(name);
-    if (!sut) {
-        int count;
-        const bc_sut *const *all = bc_builtin_suts(&count);
-        fprintf(stderr, "broadcheck: --sut: unknown SUT '%s'; the built-in ones are:", name);
-        for (int i = 0; i < count; i++)
-            fprintf(stderr, " %s", all[i]->name);
-        fprintf(stderr, "\n");
-    }
+    char why[1024];
+    const bc_sut *sut = bc_sut_open(name, opts, why, sizeof why);
+    if (!sut)
+        fprintf(stderr, "broadcheck: --sut: %s\n", why);
     return sut;
+}
+
+/* --timeout-ms and --memory-mb: 1 if opt was one of them (0 ok), -1 on a bad value. */
+static int sut_option(int opt, int timeout_opt, int memory_opt, const char *value,
+                      bc_sut_options *o)
+{
+    uint64_t v;
+    if (opt != timeout_opt && opt != memory_opt)
+        return 0;
+    if (parse_u64(value, 1u << 30, &v) != 0 || v == 0) {
+        fprintf(stderr, "broadcheck: --%s: expected a positive integer, got '%s'\n",
+                opt == timeout_opt ? "timeout-ms" : "memory-mb", value);
+        return -1;
+    }
+    if (opt == timeout_opt)
+        o->timeout_ms = (int)v;
+    else
+        o->memory_mb = (int)v;
+    return 1;
 }
 
 static int rule_index(const char *name)
@@ -151,8 +170,8 @@ static int check_report_path(const char *what, const char *path)
 
 int bc_cmd_run(int argc, char **argv)
 {
-    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS, O_CORPUS,
-           O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP };
+    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS,
+           O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP, O_TIMEOUT, O_MEMORY };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
@@ -170,9 +189,12 @@ int bc_cmd_run(int argc, char **argv)
         {"certificate", required_argument, NULL, O_CERT},
         {"quiet", no_argument, NULL, O_QUIET},
         {"help", no_argument, NULL, O_HELP},
+        {"timeout-ms", required_argument, NULL, O_TIMEOUT},
+        {"memory-mb", required_argument, NULL, O_MEMORY},
         {NULL, 0, NULL, 0},
     };
     bc_run_config cfg = bc_run_config_default();
+    bc_sut_options sut_opts = bc_sut_options_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
     int quiet = 0, have_cases = 0, have_value_cases = 0;
     uint64_t v;
@@ -180,6 +202,11 @@ int bc_cmd_run(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
+        int sut_opt = sut_option(c, O_TIMEOUT, O_MEMORY, optarg, &sut_opts);
+        if (sut_opt < 0)
+            return BC_EXIT_USAGE;
+        if (sut_opt > 0)
+            continue;
         switch (c) {
         case O_SUT: sut_name = optarg; break;
         case O_RULE: {
@@ -291,12 +318,13 @@ int bc_cmd_run(int argc, char **argv)
     if (check_report_path("JSON", json) || check_report_path("JUnit", junit) ||
         check_report_path("certificate", cert))
         return BC_EXIT_USAGE;
-    cfg.sut = find_sut(sut_name);
+    cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut)
         return BC_EXIT_USAGE;
     cfg.progress = !quiet && isatty(2);
     char why[1024];
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
+    bc_sut_close(cfg.sut);
     if (!res) {
         fprintf(stderr, "broadcheck run: %s\n", why);
         return BC_EXIT_USAGE;
@@ -324,13 +352,21 @@ int bc_cmd_replay(int argc, char **argv)
         {"sut", required_argument, NULL, 's'},
         {"property", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
+        {"timeout-ms", required_argument, NULL, 'T'},
+        {"memory-mb", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     const char *sut_name = "reference", *property = NULL;
+    bc_sut_options sut_opts = bc_sut_options_default();
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        int sut_opt = sut_option(c, 'T', 'M', optarg, &sut_opts);
+        if (sut_opt < 0)
+            return BC_EXIT_USAGE;
+        if (sut_opt > 0)
+            continue;
         switch (c) {
         case 's': sut_name = optarg; break;
         case 'p': property = optarg; break;
@@ -353,12 +389,14 @@ int bc_cmd_replay(int argc, char **argv)
         fprintf(stderr, "broadcheck replay: --property: unknown property '%s'\n", property);
         return BC_EXIT_USAGE;
     }
-    const bc_sut *sut = find_sut(sut_name);
+    const bc_sut *sut = find_sut(sut_name, &sut_opts);
     if (!sut)
         return BC_EXIT_USAGE;
     bc_vector *v = malloc(sizeof *v);
-    if (!v)
+    if (!v) {
+        bc_sut_close(sut);
         return BC_EXIT_USAGE;
+    }
     char why[1024];
     int status = BC_EXIT_USAGE;
     /* The expectation is ignored, so a case may leave it out. */
@@ -385,6 +423,7 @@ int bc_cmd_replay(int argc, char **argv)
     }
     free(v);
     free(with_arrow);
+    bc_sut_close(sut);
     return status;
 }
 
@@ -416,12 +455,14 @@ int bc_cmd_list(int argc, char **argv)
         return BC_EXIT_OK;
     }
     if (strcmp(what, "suts") == 0) {
-        int count;
-        const bc_sut *const *all = bc_builtin_suts(&count);
-        for (int i = 0; i < count; i++)
-            printf("%-36s available  %s%s%s%s\n", all[i]->name, all[i]->description,
-                   all[i]->citation ? " [" : "", all[i]->citation ? all[i]->citation : "",
-                   all[i]->citation ? "]" : "");
+        /* broadcheck list suts [--sut SPEC], plus $BROADCHECK_ADAPTER_PATH's *.so */
+        const char *extra = argc > 3 && strcmp(argv[2], "--sut") == 0 ? argv[3] : NULL;
+        if (argc > (extra ? 4 : 2)) {
+            fprintf(stderr, "broadcheck list suts: expected at most '--sut SPEC'\n");
+            return BC_EXIT_USAGE;
+        }
+        bc_sut_options opts = bc_sut_options_default();
+        bc_sut_list(stdout, extra, getenv("BROADCHECK_ADAPTER_PATH"), &opts);
         return BC_EXIT_OK;
     }
     fprintf(stderr, "broadcheck list: expected 'properties', 'rules' or 'suts'%s%s%s\n",

@@ -1,0 +1,229 @@
+/*
+ * broadcheck/adapter.h: the stable C ABI of an external adapter, version 1.
+ *
+ * An adapter is a shared library that wraps one tensor library and exports
+ *
+ *     BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void);
+ *
+ * returning a descriptor that lives as long as the library is loaded.
+ * broadcheck never calls an adapter inside its own process: a worker
+ * process (broadcheck-worker) loads it, and the harness asks that worker one
+ * question at a time over a pipe (sut_adapters/README.md, PROTOCOL.md).
+ * So an adapter needs to be neither thread-safe nor careful about crashing:
+ * a crash, hang or runaway allocation costs only the worker.
+ *
+ * This header is self-contained on purpose (only <stdint.h>): an adapter
+ * author copies sut_adapters/example/ and needs nothing else.  Every enum
+ * value is fixed; new values and fields are only ever appended.  The struct
+ * layouts are those of the platform's C ABI; `struct_size` lets a later
+ * version append fields that an older reader skips.
+ */
+#ifndef BROADCHECK_ADAPTER_H
+#define BROADCHECK_ADAPTER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BC_ADAPTER_ABI_VERSION 1u
+#define BC_ADAPTER_ENTRY_SYMBOL "bc_adapter_entry_v1"
+#define BC_ADAPTER_MAX_RANK 64      /* the largest rank broadcheck asks about */
+#define BC_ADAPTER_MAX_OPERANDS 72  /* shapes in one question (invalid ones included) */
+#define BC_ADAPTER_MESSAGE_SIZE 320 /* bytes of bc_adapter_answer.message */
+
+#if defined(__GNUC__)
+#define BC_ADAPTER_EXPORT __attribute__((visibility("default")))
+#else
+#define BC_ADAPTER_EXPORT
+#endif
+
+/* ---- fixed enumerations (spec/RULES.md names each rule and profile) ---- */
+
+enum {
+    BC_ADAPTER_RULE_NONE = 0,          /* shapes must be equal */
+    BC_ADAPTER_RULE_NUMPY = 1,         /* = ONNX multidirectional */
+    BC_ADAPTER_RULE_ONNX_UNI = 2,      /* B onto A, result A */
+    BC_ADAPTER_RULE_PDPD = 3,          /* B onto A from params.axis */
+    BC_ADAPTER_RULE_BROADCAST_TO = 4,  /* input to exactly the target */
+    BC_ADAPTER_RULE_BIDIRECTIONAL = 5, /* OpenVINO Broadcast-3 bidirectional, ONNX Expand */
+    BC_ADAPTER_RULE_EXPLICIT = 6       /* broadcast_axes or axes_mapping */
+};
+
+enum {
+    BC_ADAPTER_PROFILE_DEFAULT = 0, /* the rule's own default */
+    BC_ADAPTER_PROFILE_OPENVINO_DOC = 1,
+    BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE = 2,
+    BC_ADAPTER_PROFILE_PADDLE = 3
+};
+
+/* params.options: which options the question gives. */
+enum {
+    BC_ADAPTER_OPT_AXIS = 1u << 0,
+    BC_ADAPTER_OPT_PROFILE = 1u << 1,
+    BC_ADAPTER_OPT_AXES = 1u << 2,        /* nGraph broadcast_axes */
+    BC_ADAPTER_OPT_AXES_MAPPING = 1u << 3 /* OpenVINO axes_mapping */
+};
+
+enum {
+    BC_ADAPTER_DTYPE_BOOL = 0, /* one byte, 0 or 1 */
+    BC_ADAPTER_DTYPE_INT8 = 1,
+    BC_ADAPTER_DTYPE_UINT8 = 2,
+    BC_ADAPTER_DTYPE_INT32 = 3,
+    BC_ADAPTER_DTYPE_INT64 = 4,
+    BC_ADAPTER_DTYPE_FLOAT32 = 5,
+    BC_ADAPTER_DTYPE_FLOAT64 = 6,
+    BC_ADAPTER_DTYPE_FLOAT16 = 7 /* IEEE binary16 */
+};
+
+enum {
+    BC_ADAPTER_OP_ADD = 0,
+    BC_ADAPTER_OP_SUB = 1,
+    BC_ADAPTER_OP_MUL = 2,
+    BC_ADAPTER_OP_DIV = 3,
+    BC_ADAPTER_OP_MAX = 4,
+    BC_ADAPTER_OP_MIN = 5,
+    BC_ADAPTER_OP_EQUAL = 6, /* -> bool */
+    BC_ADAPTER_OP_LESS = 7,  /* -> bool */
+    BC_ADAPTER_OP_AND = 8,   /* -> bool */
+    BC_ADAPTER_OP_OR = 9     /* -> bool */
+};
+
+/* The kinds of value question (bc_adapter_eval_request.kind). */
+enum {
+    BC_ADAPTER_VALUE_ELEMENTWISE = 0,  /* inputs[0..n-1] combined with op, folded left */
+    BC_ADAPTER_VALUE_SELECT = 1,       /* cond ? a : b */
+    BC_ADAPTER_VALUE_BROADCAST = 2,    /* inputs[0] broadcast to shapes[1] */
+    BC_ADAPTER_VALUE_SUM_TO_SHAPE = 3  /* the gradient summed to shapes[operand] */
+};
+
+/* What an adapter implements (bc_adapter_capabilities.features). */
+enum {
+    BC_ADAPTER_FEATURE_SHAPE = 1u << 0,        /* infer_shape */
+    BC_ADAPTER_FEATURE_ELEMENTWISE = 1u << 1,  /* eval, BC_ADAPTER_VALUE_ELEMENTWISE */
+    BC_ADAPTER_FEATURE_SELECT = 1u << 2,
+    BC_ADAPTER_FEATURE_BROADCAST = 1u << 3,
+    BC_ADAPTER_FEATURE_SUM_TO_SHAPE = 1u << 4
+};
+
+/* bc_adapter_answer.status */
+enum {
+    BC_ADAPTER_OK = 0,            /* a result shape (and values, for eval) */
+    BC_ADAPTER_REJECTED = 1,      /* not broadcastable; error_kind if known */
+    BC_ADAPTER_UNSUPPORTED = 2,   /* the wrapped library cannot answer this */
+    BC_ADAPTER_INTERNAL_ERROR = 3 /* the wrapped library failed (an exception, ...) */
+};
+
+/* bc_adapter_answer.error_kind, with BC_ADAPTER_REJECTED: 0 when the
+ * library does not say which (spec/RULES.md §12 defines each kind). */
+enum {
+    BC_ADAPTER_ERR_UNKNOWN = 0,
+    BC_ADAPTER_ERR_RANK_MISMATCH = 1,
+    BC_ADAPTER_ERR_DIM_MISMATCH = 2,
+    BC_ADAPTER_ERR_RANK_TOO_LARGE = 3,
+    BC_ADAPTER_ERR_AXIS_OUT_OF_RANGE = 4,
+    BC_ADAPTER_ERR_WINDOW_OUT_OF_RANGE = 5,
+    BC_ADAPTER_ERR_AXES_DUPLICATE = 6,
+    BC_ADAPTER_ERR_AXES_UNSORTED = 7,
+    BC_ADAPTER_ERR_AXES_COUNT = 8,
+    BC_ADAPTER_ERR_NEGATIVE_DIM = 9,
+    BC_ADAPTER_ERR_OPERAND_COUNT = 10,
+    BC_ADAPTER_ERR_BAD_PARAMS = 11,
+    BC_ADAPTER_ERR_OVERFLOW = 12
+};
+
+/* ---- what the adapter is asked -------------------------------------- */
+
+typedef struct bc_adapter_shape {
+    int32_t rank;         /* 0 .. BC_ADAPTER_MAX_RANK; 0 is the scalar */
+    const int64_t *dims;  /* rank dims, outermost first; may be negative (invalid input) */
+} bc_adapter_shape;
+
+typedef struct bc_adapter_params {
+    uint32_t rule;        /* BC_ADAPTER_RULE_* */
+    uint32_t options;     /* BC_ADAPTER_OPT_* given */
+    uint32_t profile;     /* BC_ADAPTER_PROFILE_*, with BC_ADAPTER_OPT_PROFILE */
+    int32_t naxes;        /* with BC_ADAPTER_OPT_AXES or _AXES_MAPPING */
+    int64_t axis;         /* pdpd, with BC_ADAPTER_OPT_AXIS; else -1 */
+    const int64_t *axes;  /* naxes entries, as given */
+} bc_adapter_params;
+
+/* A read-only strided view.  Element (i0, ..., i{rank-1}) is at
+ *   (const char *)data + (offset + sum_k i_k * strides[k]) * element size.
+ * Strides are in elements and may be negative, 0, or leave gaps; data is
+ * aligned to the element size. */
+typedef struct bc_adapter_tensor {
+    uint32_t dtype;          /* BC_ADAPTER_DTYPE_* */
+    int32_t rank;
+    const int64_t *dims;
+    const int64_t *strides;  /* in elements */
+    const void *data;
+    int64_t offset;          /* in elements */
+} bc_adapter_tensor;
+
+typedef struct bc_adapter_eval_request {
+    uint32_t struct_size;   /* sizeof(bc_adapter_eval_request) of the harness */
+    uint32_t kind;          /* BC_ADAPTER_VALUE_* */
+    uint32_t op;            /* BC_ADAPTER_OP_*, with BC_ADAPTER_VALUE_ELEMENTWISE */
+    int32_t operand;        /* with BC_ADAPTER_VALUE_SUM_TO_SHAPE: whose shape the result has */
+    const bc_adapter_params *params;
+    int32_t nshapes;        /* the question's shapes, as for infer_shape */
+    const bc_adapter_shape *shapes;
+    int32_t ninputs;        /* elementwise: nshapes; select: 3 (cond, a, b); else 1 */
+    const bc_adapter_tensor *inputs;
+    uint32_t out_dtype;     /* BC_ADAPTER_DTYPE_* of the result */
+    void *out;              /* C-contiguous result, out_capacity elements */
+    int64_t out_capacity;
+} bc_adapter_eval_request;
+
+/* The answer, zeroed by the caller.  With BC_ADAPTER_OK set rank and dims
+ * to the result shape; for eval, also write that shape's elements
+ * row-major into req->out when they number at most out_capacity (the
+ * harness sizes out for the reference's result, so a different shape is
+ * caught by the shape, never by an overrun; writing past out_capacity is
+ * reported as a fault).  message: optional, NUL-terminated, for reports. */
+typedef struct bc_adapter_answer {
+    uint32_t status;       /* BC_ADAPTER_OK ... */
+    uint32_t error_kind;   /* BC_ADAPTER_ERR_*, with BC_ADAPTER_REJECTED */
+    int32_t rank;
+    int64_t dims[BC_ADAPTER_MAX_RANK];
+    char message[BC_ADAPTER_MESSAGE_SIZE];
+} bc_adapter_answer;
+
+/* ---- what the adapter declares -------------------------------------- */
+
+/* Questions outside these are answered "unsupported" by the harness
+ * without calling the adapter; so declare only what the library does. */
+typedef struct bc_adapter_capabilities {
+    uint32_t features;     /* BC_ADAPTER_FEATURE_* */
+    uint32_t rules;        /* bit (1u << BC_ADAPTER_RULE_*) per rule */
+    uint32_t profiles;     /* bit (1u << BC_ADAPTER_PROFILE_*) per pdpd profile followed;
+                              the other rules have only their default */
+    uint32_t ops;          /* bit (1u << BC_ADAPTER_OP_*), for elementwise */
+    uint32_t dtypes;       /* bit (1u << BC_ADAPTER_DTYPE_*), for values */
+    int32_t max_rank;      /* largest rank of any shape asked, 0 .. 64 */
+    int32_t max_operands;  /* largest number of shapes in one question, 1 .. 72 */
+} bc_adapter_capabilities;
+
+typedef struct bc_adapter {
+    uint32_t struct_size;  /* sizeof(bc_adapter) */
+    uint32_t abi_version;  /* BC_ADAPTER_ABI_VERSION */
+    const char *name;      /* short, e.g. "example" */
+    const char *version;   /* of the library it wraps */
+    const char *description; /* one line */
+    bc_adapter_capabilities caps;
+    void *context;         /* handed back to every call */
+    /* Result shape of shapes[0..n-1] under p.  NULL without FEATURE_SHAPE. */
+    void (*infer_shape)(void *context, const bc_adapter_params *p, int32_t n,
+                        const bc_adapter_shape *shapes, bc_adapter_answer *answer);
+    /* A value question.  NULL if no value feature is declared. */
+    void (*eval)(void *context, const bc_adapter_eval_request *req, bc_adapter_answer *answer);
+} bc_adapter;
+
+typedef const bc_adapter *(*bc_adapter_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

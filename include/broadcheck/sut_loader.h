@@ -1,0 +1,68 @@
+/*
+ * broadcheck/sut_loader.h: opening a SUT by name, built in or external.
+ *
+ * `spec` is what --sut takes:
+ *   NAME          a built-in SUT (the reference or a mutant), in process;
+ *   PATH          anything containing '/' or ending in ".so": an adapter
+ *                 library (include/broadcheck/adapter.h), loaded by a
+ *                 broadcheck-worker process, never by the harness;
+ *   exec:COMMAND  a worker started as `sh -c COMMAND` that speaks the wire
+ *                 protocol (sut_adapters/PROTOCOL.md) on its stdin/stdout.
+ * An external SUT runs out of process (docs/ISOLATION.md): a crash, abort,
+ * hang, runaway allocation, write past its output or malformed answer is an
+ * internal-error answer naming the fault, and the next question gets a
+ * fresh worker.  The returned bc_sut is safe to share between threads (each
+ * concurrent question has its own worker, from a pool).
+ */
+#ifndef BROADCHECK_SUT_LOADER_H
+#define BROADCHECK_SUT_LOADER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "broadcheck/sut.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BC_SUT_DEFAULT_TIMEOUT_MS 2000
+#define BC_SUT_DEFAULT_MEMORY_MB 1024
+
+typedef struct bc_sut_options {
+    int timeout_ms;          /* per question, from the request's write to its answer */
+    int memory_mb;           /* the worker's memory limit (address space and resident) */
+    const char *worker_path; /* broadcheck-worker for .so adapters; NULL: found as
+                                documented in docs/ISOLATION.md */
+} bc_sut_options;
+
+bc_sut_options bc_sut_options_default(void);
+
+/* 1 if spec names an external SUT (a library path or exec:). */
+int bc_sut_spec_is_external(const char *spec);
+
+/* Opens the SUT.  For an external one this starts a worker and reads its
+ * handshake, so a library that cannot be loaded, a missing entry symbol, an
+ * ABI version mismatch or a bad descriptor fail here.  Returns NULL and
+ * writes why[cap] (one line naming the spec and the reason). */
+const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *why, size_t cap);
+
+/* Stops the SUT's workers and frees it.  No other thread may be using it.
+ * NULL and built-in SUTs are ignored. */
+void bc_sut_close(const bc_sut *sut);
+
+/* What the SUT declares, one line ("shape; rules numpy,none; ops add; ..."),
+ * into buf[cap].  Built-in SUTs answer every question. */
+void bc_sut_describe_caps(const bc_sut *sut, char *buf, size_t cap);
+
+/* Prints `broadcheck list suts`: every built-in SUT, then `extra` (a --sut
+ * given, or NULL), then every *.so in the directories of the colon-separated
+ * `adapter_path` (NULL: none); each with "available" and its capabilities,
+ * or "not available" and why. */
+void bc_sut_list(FILE *out, const char *extra, const char *adapter_path,
+                 const bc_sut_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,143 @@
+/*
+ * bc_sut_open: what --sut names becomes a bc_sut.  Built-in names stay in
+ * process; an adapter library is served by broadcheck-worker and exec:
+ * runs a command, both out of process through isolated.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "isolated.h"
+
+#ifndef BC_WORKER_BUILD_PATH
+#define BC_WORKER_BUILD_PATH "broadcheck-worker"
+#endif
+
+bc_sut_options bc_sut_options_default(void)
+{
+    bc_sut_options o = {BC_SUT_DEFAULT_TIMEOUT_MS, BC_SUT_DEFAULT_MEMORY_MB, NULL};
+    return o;
+}
+
+static int is_exec(const char *spec)
+{
+    return strncmp(spec, "exec:", 5) == 0;
+}
+
+static int is_library(const char *spec)
+{
+    size_t n = strlen(spec);
+    return strchr(spec, '/') || (n > 3 && strcmp(spec + n - 3, ".so") == 0);
+}
+
+int bc_sut_spec_is_external(const char *spec)
+{
+    return is_exec(spec) || is_library(spec);
+}
+
+/* broadcheck-worker: the option, $BROADCHECK_WORKER, the one beside the
+ * running executable, or the one this build made. */
+static void worker_path(const bc_sut_options *o, char *out, size_t cap)
+{
+    const char *env = getenv("BROADCHECK_WORKER");
+    if (o->worker_path && o->worker_path[0]) {
+        snprintf(out, cap, "%s", o->worker_path);
+        return;
+    }
+    if (env && env[0]) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(out, cap, "%.4000s/broadcheck-worker", self);
+            if (access(out, X_OK) == 0)
+                return;
+        }
+    }
+    snprintf(out, cap, "%s", BC_WORKER_BUILD_PATH);
+}
+
+static const bc_sut *open_library(const char *spec, const bc_sut_options *o, char *why,
+                                  size_t cap)
+{
+    char path[PATH_MAX], worker[PATH_MAX], mb[32];
+    if (!realpath(spec, path)) {
+        snprintf(why, cap, "cannot load adapter %s: %s", spec, strerror(errno));
+        return NULL;
+    }
+    worker_path(o, worker, sizeof worker);
+    if (access(worker, X_OK) != 0) {
+        snprintf(why, cap, "cannot load adapter %.300s: its worker program %.400s: %s (set "
+                           "BROADCHECK_WORKER)", spec, worker, strerror(errno));
+        return NULL;
+    }
+    snprintf(mb, sizeof mb, "%d", o->memory_mb);
+    char *argv[] = {worker, "--memory-mb", mb, path, NULL};
+    bc_proc_launch launch = {argv, o->memory_mb, 0};
+    return bc_isolated_open(spec, &launch, o, why, cap);
+}
+
+static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *why, size_t cap)
+{
+    if (!spec[5]) {
+        snprintf(why, cap, "exec: needs a command, e.g. 'exec:python3 worker.py'");
+        return NULL;
+    }
+    char *argv[] = {"/bin/sh", "-c", (char *)spec + 5, NULL};
+    bc_proc_launch launch = {argv, o->memory_mb, 1};
+    return bc_isolated_open(spec, &launch, o, why, cap);
+}
+
+const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *why, size_t cap)
+{
+    bc_sut_options o = opts ? *opts : bc_sut_options_default();
+    if (o.timeout_ms <= 0)
+        o.timeout_ms = BC_SUT_DEFAULT_TIMEOUT_MS;
+    if (o.memory_mb <= 0)
+        o.memory_mb = BC_SUT_DEFAULT_MEMORY_MB;
+    const bc_sut *sut = NULL;
+    char reason[1024];
+    if (is_exec(spec))
+        sut = open_exec(spec, &o, reason, sizeof reason);
+    else if (is_library(spec))
+        sut = open_library(spec, &o, reason, sizeof reason);
+    else if ((sut = bc_builtin_sut(spec)) == NULL) {
+        int count;
+        const bc_sut *const *all = bc_builtin_suts(&count);
+        size_t at = (size_t)snprintf(reason, sizeof reason, "unknown SUT '%s'; the built-in ones are:",
+                                     spec);
+        for (int i = 0; i < count && at < sizeof reason; i++)
+            at += (size_t)snprintf(reason + at, sizeof reason - at, " %s", all[i]->name);
+        if (at < sizeof reason)
+            snprintf(reason + at, sizeof reason - at,
+                     " (an adapter is a path: ./libx.so; a worker: exec:COMMAND)");
+    }
+    if (!sut)
+        snprintf(why, cap, "%s", reason);
+    return sut;
+}
+
+void bc_sut_close(const bc_sut *sut)
+{
+    bc_isolated_close(sut);
+}
+
+void bc_sut_describe_caps(const bc_sut *sut, char *buf, size_t cap)
+{
+    const bc_adapter_capabilities *c = bc_isolated_caps(sut);
+    if (c)
+        bc_caps_format(c, buf, cap);
+    else
+        snprintf(buf, cap, "every rule, profile, value operation, dtype, rank and operand count "
+                           "(in process)");
+}

@@ -1,0 +1,152 @@
+/*
+ * Private to sut_adapters/: the wire protocol of sut_adapters/PROTOCOL.md,
+ * encoders and the one decoder, shared by the harness (isolation/) and
+ * broadcheck-worker (worker/).  Nothing here does I/O: frames are built in
+ * and parsed from memory, so every diagnosis can be tested on bytes.
+ */
+#ifndef BROADCHECK_WIRE_H
+#define BROADCHECK_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "broadcheck/adapter.h"
+#include "broadcheck/sut.h"
+
+#define BC_WIRE_PROTOCOL_VERSION 1u
+#define BC_WIRE_HEADER_SIZE 12
+#define BC_WIRE_MAGIC0 'b'
+#define BC_WIRE_MAGIC1 'c'
+/* Larger frames are refused unread: a junk length must not make the
+ * harness allocate gigabytes. */
+#define BC_WIRE_MAX_PAYLOAD (256u << 20)
+#define BC_WIRE_MAX_SHAPES BC_ADAPTER_MAX_OPERANDS
+#define BC_WIRE_MAX_NAME 255
+#define BC_WIRE_MAX_DESCRIPTION 1023
+#define BC_WIRE_MAX_MESSAGE 4095
+
+typedef enum bc_wire_type {
+    BC_WIRE_HELLO = 0x01,  /* worker -> harness, first frame */
+    BC_WIRE_FATAL = 0x02,  /* worker -> harness: cannot serve (then exits) */
+    BC_WIRE_SHAPE = 0x10,  /* harness -> worker: a shape question */
+    BC_WIRE_EVAL = 0x11,   /* harness -> worker: a value question */
+    BC_WIRE_ANSWER = 0x20  /* worker -> harness */
+} bc_wire_type;
+
+/* ANSWER flags */
+enum { BC_WIRE_RETIRE = 1u << 0 }; /* the worker exits after this answer */
+
+const char *bc_wire_type_name(unsigned type); /* "HELLO", ..., or "unknown" */
+
+/* ---- writing ---------------------------------------------------------- */
+
+typedef struct bc_wbuf {
+    unsigned char *data;
+    size_t len, cap;
+    int failed; /* out of memory: every later write is dropped */
+} bc_wbuf;
+
+void bc_wbuf_free(bc_wbuf *b);
+void bc_wbuf_u32(bc_wbuf *b, uint32_t v);
+void bc_wbuf_i64(bc_wbuf *b, int64_t v);
+void bc_wbuf_bytes(bc_wbuf *b, const void *p, size_t n);
+void bc_wbuf_str(bc_wbuf *b, const char *s, size_t max); /* u32 length + bytes, cut at max */
+/* Starts a frame at the end of b (b->len is reset to 0 first); returns 0. */
+void bc_wbuf_frame_begin(bc_wbuf *b, unsigned type, uint32_t seq);
+/* Fills in the payload length; returns 0, or -1 (out of memory or too large). */
+int bc_wbuf_frame_end(bc_wbuf *b);
+
+/* ---- reading ---------------------------------------------------------- */
+
+typedef struct bc_wire_header {
+    unsigned type;
+    uint32_t seq;
+    uint32_t length; /* of the payload */
+} bc_wire_header;
+
+/* Parses the 12 header bytes: magic, a known type, a length within
+ * BC_WIRE_MAX_PAYLOAD.  Returns 0, or -1 with the diagnosis. */
+int bc_wire_parse_header(const unsigned char *h, bc_wire_header *out, char *why, size_t cap);
+
+/* Finds one whole frame at the start of data[len]: 1 (header and payload
+ * set), 0 (need more bytes), -1 (a bad header, diagnosed). */
+int bc_wire_split(const unsigned char *data, size_t len, bc_wire_header *h,
+                  const unsigned char **payload, char *why, size_t cap);
+
+/* ---- messages ----------------------------------------------------------- */
+
+typedef struct bc_wire_hello {
+    uint32_t protocol;
+    char name[BC_WIRE_MAX_NAME + 1];
+    char version[BC_WIRE_MAX_NAME + 1];
+    char description[BC_WIRE_MAX_DESCRIPTION + 1];
+    bc_adapter_capabilities caps;
+} bc_wire_hello;
+
+/* A tensor on the wire: a view over `nelem` elements at `bytes`
+ * (unaligned, inside the frame). */
+typedef struct bc_wire_tensor {
+    bc_dtype dtype;
+    int rank;
+    int64_t dims[BC_MAX_RANK];
+    int64_t strides[BC_MAX_RANK];
+    int64_t offset;
+    int64_t nelem;
+    const unsigned char *bytes;
+} bc_wire_tensor;
+
+/* A question, as the worker decodes it. */
+typedef struct bc_wire_question {
+    int is_eval;
+    bc_params params;
+    int n;
+    bc_shape shapes[BC_WIRE_MAX_SHAPES];
+    /* with is_eval */
+    bc_value_op kind;
+    bc_op op;
+    int operand;
+    bc_dtype out_dtype;
+    int64_t out_capacity;
+    int ninputs;
+    bc_wire_tensor inputs[BC_WIRE_MAX_SHAPES];
+} bc_wire_question;
+
+typedef struct bc_wire_answer {
+    bc_sut_status status;
+    bc_error_kind kind;
+    uint32_t flags;          /* BC_WIRE_RETIRE */
+    bc_shape shape;
+    char message[BC_WIRE_MAX_MESSAGE + 1];
+    uint64_t nbytes;         /* output bytes */
+    const unsigned char *out; /* decoding: inside the frame */
+} bc_wire_answer;
+
+void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h);
+void bc_wire_encode_fatal(bc_wbuf *b, const char *message);
+void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
+                          const bc_shape *shapes);
+/* Ships every input's reachable elements.  Returns 0, or -1 with why if an
+ * input is not a valid view (then b is unusable). */
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
+                        size_t cap);
+/* a->out / a->nbytes are the output bytes (0 for a shape answer). */
+void bc_wire_encode_answer(bc_wbuf *b, uint32_t seq, const bc_wire_answer *a);
+
+/* Each decoder checks every field against its range and that the payload
+ * is consumed exactly; returns 0, or -1 with a diagnosis naming the field. */
+int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, char *why,
+                         size_t cap);
+int bc_wire_decode_fatal(const unsigned char *p, size_t len, char *message, size_t message_cap,
+                         char *why, size_t cap);
+int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,
+                            bc_wire_question *q, char *why, size_t cap);
+int bc_wire_decode_answer(const unsigned char *p, size_t len, bc_wire_answer *a, char *why,
+                          size_t cap);
+
+/* The output bytes an answer to a value question must carry:
+ * numel(shape) * dtype size when the status is OK and the shape fits
+ * out_capacity, else 0. */
+uint64_t bc_wire_expected_output(const bc_wire_answer *a, bc_dtype out_dtype,
+                                 int64_t out_capacity);
+
+#endif

@@ -1,0 +1,451 @@
+/*
+ * Messages of the wire protocol: HELLO, FATAL, SHAPE, EVAL and ANSWER
+ * (sut_adapters/PROTOCOL.md, "Messages").  The decoders trust nothing:
+ * every count is bounded before it sizes anything, every enum is checked,
+ * and a payload must be consumed exactly.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wire.h"
+
+/* ---- a bounds-checked reader ------------------------------------------ */
+
+typedef struct rd {
+    const unsigned char *p;
+    size_t len, pos;
+    const char *frame; /* "ANSWER", ... for messages */
+    char *why;
+    size_t cap;
+    int failed;
+} rd;
+
+static void fail(rd *r, const char *fmt, ...)
+{
+    if (r->failed)
+        return;
+    r->failed = 1;
+    int k = snprintf(r->why, r->cap, "bad %s frame: ", r->frame);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < r->cap)
+        vsnprintf(r->why + k, r->cap - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+static const unsigned char *take(rd *r, size_t n, const char *field)
+{
+    if (r->failed)
+        return NULL;
+    if (r->len - r->pos < n) {
+        fail(r, "truncated: %s needs %zu bytes at offset %zu, %zu left", field, n, r->pos,
+             r->len - r->pos);
+        return NULL;
+    }
+    const unsigned char *at = r->p + r->pos;
+    r->pos += n;
+    return at;
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+static uint32_t u32(rd *r, const char *field)
+{
+    const unsigned char *at = take(r, 4, field);
+    return at ? (uint32_t)get_le(at, 4) : 0;
+}
+
+static int64_t i64(rd *r, const char *field)
+{
+    const unsigned char *at = take(r, 8, field);
+    return at ? (int64_t)get_le(at, 8) : 0;
+}
+
+/* A u32 that must be below `limit`. */
+static uint32_t below(rd *r, const char *field, uint32_t limit)
+{
+    uint32_t v = u32(r, field);
+    if (!r->failed && v >= limit) {
+        fail(r, "%s is %u, expected 0 to %u", field, v, limit - 1);
+        return 0;
+    }
+    return v;
+}
+
+static void str(rd *r, const char *field, char *out, size_t max)
+{
+    out[0] = '\0';
+    uint32_t n = u32(r, field);
+    if (!r->failed && n > max) {
+        fail(r, "%s is %u bytes long, at most %zu allowed", field, n, max);
+        return;
+    }
+    const unsigned char *at = take(r, n, field);
+    if (!at)
+        return;
+    if (memchr(at, '\0', n)) {
+        fail(r, "%s contains a NUL byte", field);
+        return;
+    }
+    memcpy(out, at, n);
+    out[n] = '\0';
+}
+
+static int finish(rd *r)
+{
+    if (!r->failed && r->pos != r->len)
+        fail(r, "%zu unexpected bytes after its last field", r->len - r->pos);
+    return r->failed ? -1 : 0;
+}
+
+static rd reader(const char *frame, const unsigned char *p, size_t len, char *why, size_t cap)
+{
+    rd r = {p, len, 0, frame, why, cap, 0};
+    return r;
+}
+
+/* ---- shared pieces ------------------------------------------------------ */
+
+static void put_shape(bc_wbuf *b, const bc_shape *s)
+{
+    bc_wbuf_u32(b, (uint32_t)s->rank);
+    for (int k = 0; k < s->rank; k++)
+        bc_wbuf_i64(b, s->dims[k]);
+}
+
+static void get_shape(rd *r, const char *what, bc_shape *s)
+{
+    char field[64];
+    snprintf(field, sizeof field, "the rank of %s", what);
+    s->rank = (int)u32(r, field);
+    if (!r->failed && s->rank > BC_MAX_RANK) {
+        fail(r, "%s has rank %d, more than %d", what, s->rank, BC_MAX_RANK);
+        s->rank = 0;
+    }
+    snprintf(field, sizeof field, "the dims of %s", what);
+    for (int k = 0; k < s->rank && !r->failed; k++)
+        s->dims[k] = i64(r, field);
+}
+
+static void put_params(bc_wbuf *b, const bc_params *p)
+{
+    bc_wbuf_u32(b, (uint32_t)p->rule);
+    bc_wbuf_u32(b, p->options);
+    bc_wbuf_u32(b, (uint32_t)p->profile);
+    bc_wbuf_i64(b, p->axis);
+    int naxes = p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING) ? p->naxes : 0;
+    bc_wbuf_u32(b, (uint32_t)naxes);
+    for (int i = 0; i < naxes; i++)
+        bc_wbuf_i64(b, p->axes[i]);
+}
+
+static void get_params(rd *r, bc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->rule = (bc_rule)below(r, "the rule", BC_RULE_COUNT);
+    p->options = u32(r, "the options");
+    if (!r->failed && (p->options & ~0xFu))
+        fail(r, "unknown option bits 0x%x", p->options & ~0xFu);
+    p->profile = (bc_profile)below(r, "the profile", BC_PROFILE_COUNT);
+    p->axis = i64(r, "the axis");
+    p->naxes = (int)below(r, "the number of axes", BC_MAX_RANK + 1);
+    for (int i = 0; i < p->naxes && !r->failed; i++)
+        p->axes[i] = i64(r, "the axes");
+}
+
+static void put_shapes(bc_wbuf *b, int n, const bc_shape *shapes)
+{
+    bc_wbuf_u32(b, (uint32_t)n);
+    for (int i = 0; i < n; i++)
+        put_shape(b, &shapes[i]);
+}
+
+static int get_shapes(rd *r, bc_shape *shapes)
+{
+    int n = (int)below(r, "the number of shapes", BC_WIRE_MAX_SHAPES + 1);
+    for (int i = 0; i < n && !r->failed; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "shape %d", i);
+        get_shape(r, what, &shapes[i]);
+    }
+    return n;
+}
+
+/* ---- HELLO and FATAL --------------------------------------------------- */
+
+void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_HELLO, 0);
+    bc_wbuf_u32(b, h->protocol);
+    bc_wbuf_str(b, h->name, BC_WIRE_MAX_NAME);
+    bc_wbuf_str(b, h->version, BC_WIRE_MAX_NAME);
+    bc_wbuf_str(b, h->description, BC_WIRE_MAX_DESCRIPTION);
+    const bc_adapter_capabilities *c = &h->caps;
+    bc_wbuf_u32(b, c->features);
+    bc_wbuf_u32(b, c->rules);
+    bc_wbuf_u32(b, c->profiles);
+    bc_wbuf_u32(b, c->ops);
+    bc_wbuf_u32(b, c->dtypes);
+    bc_wbuf_u32(b, (uint32_t)c->max_rank);
+    bc_wbuf_u32(b, (uint32_t)c->max_operands);
+    bc_wbuf_frame_end(b);
+}
+
+/* A capability mask with no bits outside `known`. */
+static uint32_t mask(rd *r, const char *field, uint32_t known)
+{
+    uint32_t v = u32(r, field);
+    if (!r->failed && (v & ~known))
+        fail(r, "%s has unknown bits 0x%x", field, v & ~known);
+    return v;
+}
+
+int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, char *why,
+                         size_t cap)
+{
+    rd r = reader("HELLO", p, len, why, cap);
+    memset(h, 0, sizeof *h);
+    h->protocol = u32(&r, "the protocol version");
+    if (!r.failed && h->protocol != BC_WIRE_PROTOCOL_VERSION) {
+        snprintf(why, cap, "the worker speaks protocol version %u; this harness speaks version %u",
+                 h->protocol, BC_WIRE_PROTOCOL_VERSION);
+        return -1;
+    }
+    str(&r, "the name", h->name, BC_WIRE_MAX_NAME);
+    str(&r, "the version", h->version, BC_WIRE_MAX_NAME);
+    str(&r, "the description", h->description, BC_WIRE_MAX_DESCRIPTION);
+    bc_adapter_capabilities *c = &h->caps;
+    c->features = mask(&r, "features", 0x1Fu);
+    c->rules = mask(&r, "rules", (1u << BC_RULE_COUNT) - 1);
+    c->profiles = mask(&r, "profiles", (1u << BC_PROFILE_COUNT) - 1);
+    c->ops = mask(&r, "ops", (1u << BC_OP_COUNT) - 1);
+    c->dtypes = mask(&r, "dtypes", (1u << BC_DTYPE_COUNT) - 1);
+    c->max_rank = (int32_t)below(&r, "max_rank", BC_MAX_RANK + 1);
+    c->max_operands = (int32_t)below(&r, "max_operands", BC_WIRE_MAX_SHAPES + 1);
+    if (finish(&r) != 0)
+        return -1;
+    if (!h->name[0]) {
+        snprintf(why, cap, "bad HELLO frame: the name is empty");
+        return -1;
+    }
+    return 0;
+}
+
+void bc_wire_encode_fatal(bc_wbuf *b, const char *message)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_FATAL, 0);
+    bc_wbuf_str(b, message, BC_WIRE_MAX_MESSAGE);
+    bc_wbuf_frame_end(b);
+}
+
+int bc_wire_decode_fatal(const unsigned char *p, size_t len, char *message, size_t message_cap,
+                         char *why, size_t cap)
+{
+    rd r = reader("FATAL", p, len, why, cap);
+    char text[BC_WIRE_MAX_MESSAGE + 1];
+    str(&r, "the message", text, BC_WIRE_MAX_MESSAGE);
+    if (finish(&r) != 0)
+        return -1;
+    snprintf(message, message_cap, "%s", text);
+    return 0;
+}
+
+/* ---- SHAPE and EVAL ------------------------------------------------------ */
+
+void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
+                          const bc_shape *shapes)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_SHAPE, seq);
+    put_params(b, p);
+    put_shapes(b, n, shapes);
+    bc_wbuf_frame_end(b);
+}
+
+/* One input: its view, rebased onto the span of elements it reaches. */
+static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size_t cap)
+{
+    bc_error err;
+    int64_t numel, lo = 0, hi = -1;
+    if (bc_tensor_check(t, &numel, &err) != BC_OK) {
+        snprintf(why, cap, "input %d cannot be sent: %s", index, err.message);
+        return -1;
+    }
+    if (bc_tensor_extent(t, &lo, &hi) == 0)
+        hi = lo - 1; /* no elements */
+    bc_wbuf_u32(b, (uint32_t)t->dtype);
+    bc_wbuf_u32(b, (uint32_t)t->rank);
+    for (int k = 0; k < t->rank; k++)
+        bc_wbuf_i64(b, t->dims[k]);
+    for (int k = 0; k < t->rank; k++)
+        bc_wbuf_i64(b, t->strides[k]);
+    int64_t nelem = hi - lo + 1;
+    bc_wbuf_i64(b, nelem > 0 ? t->offset - lo : 0);
+    bc_wbuf_i64(b, nelem);
+    size_t size = bc_dtype_size(t->dtype);
+    if (nelem > 0)
+        bc_wbuf_bytes(b, (const char *)t->data + lo * (int64_t)size, (size_t)nelem * size);
+    return 0;
+}
+
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
+                        size_t cap)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_EVAL, seq);
+    bc_wbuf_u32(b, (uint32_t)req->kind);
+    bc_wbuf_u32(b, (uint32_t)req->op);
+    bc_wbuf_u32(b, (uint32_t)req->operand);
+    put_params(b, req->params);
+    put_shapes(b, req->n, req->shapes);
+    bc_wbuf_u32(b, (uint32_t)req->out_dtype);
+    bc_wbuf_i64(b, req->out_capacity);
+    bc_wbuf_u32(b, (uint32_t)req->ninputs);
+    for (int i = 0; i < req->ninputs; i++)
+        if (put_tensor(b, &req->inputs[i], i, why, cap) != 0)
+            return -1;
+    if (bc_wbuf_frame_end(b) != 0) {
+        snprintf(why, cap, "the question does not fit a frame (limit %u bytes) or memory",
+                 BC_WIRE_MAX_PAYLOAD);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every element the view reaches lies in [0, nelem), with overflow checks. */
+static void check_reach(rd *r, const bc_wire_tensor *t, int index)
+{
+    int64_t lo = t->offset, hi = t->offset;
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] == 0)
+            return; /* no elements, nothing is read */
+    for (int k = 0; k < t->rank; k++) {
+        int64_t span;
+        if (__builtin_mul_overflow(t->dims[k] - 1, t->strides[k], &span) ||
+            __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) {
+            fail(r, "input %d: its strides overflow int64", index);
+            return;
+        }
+    }
+    if (lo < 0 || hi >= t->nelem)
+        fail(r, "input %d reaches elements %lld to %lld of the %lld it carries", index,
+             (long long)lo, (long long)hi, (long long)t->nelem);
+}
+
+static void get_tensor(rd *r, bc_wire_tensor *t, int index)
+{
+    char field[48];
+    snprintf(field, sizeof field, "the dtype of input %d", index);
+    t->dtype = (bc_dtype)below(r, field, BC_DTYPE_COUNT);
+    snprintf(field, sizeof field, "the rank of input %d", index);
+    t->rank = (int)below(r, field, BC_MAX_RANK + 1);
+    snprintf(field, sizeof field, "the dims of input %d", index);
+    for (int k = 0; k < t->rank && !r->failed; k++) {
+        t->dims[k] = i64(r, field);
+        if (!r->failed && t->dims[k] < 0)
+            fail(r, "input %d has dim %lld at axis %d", index, (long long)t->dims[k], k);
+    }
+    snprintf(field, sizeof field, "the strides of input %d", index);
+    for (int k = 0; k < t->rank && !r->failed; k++)
+        t->strides[k] = i64(r, field);
+    t->offset = i64(r, "an input's offset");
+    t->nelem = i64(r, "an input's element count");
+    size_t size = bc_dtype_size(t->dtype);
+    if (!r->failed && (t->nelem < 0 || (uint64_t)t->nelem > (r->len - r->pos) / size)) {
+        fail(r, "input %d says it carries %lld elements, %zu bytes are left", index,
+             (long long)t->nelem, r->len - r->pos);
+        return;
+    }
+    t->bytes = take(r, (size_t)t->nelem * size, "an input's elements");
+    if (!r->failed)
+        check_reach(r, t, index);
+}
+
+static int inputs_wanted(bc_value_op kind, int n)
+{
+    return kind == BC_VALUE_ELEMENTWISE ? n : kind == BC_VALUE_SELECT ? 3 : 1;
+}
+
+int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,
+                            bc_wire_question *q, char *why, size_t cap)
+{
+    rd r = reader(bc_wire_type_name(type), p, len, why, cap);
+    q->is_eval = type == BC_WIRE_EVAL;
+    if (type != BC_WIRE_SHAPE && type != BC_WIRE_EVAL) {
+        snprintf(why, cap, "expected a SHAPE or EVAL frame, got %s (0x%02x)",
+                 bc_wire_type_name(type), type);
+        return -1;
+    }
+    if (q->is_eval) {
+        q->kind = (bc_value_op)below(&r, "the value kind", BC_VALUE_OP_COUNT);
+        q->op = (bc_op)below(&r, "the op", BC_OP_COUNT);
+        q->operand = (int)(int32_t)u32(&r, "the operand");
+    }
+    get_params(&r, &q->params);
+    q->n = get_shapes(&r, q->shapes);
+    if (q->is_eval) {
+        q->out_dtype = (bc_dtype)below(&r, "the output dtype", BC_DTYPE_COUNT);
+        q->out_capacity = i64(&r, "the output capacity");
+        if (!r.failed && q->out_capacity < 0)
+            fail(&r, "the output capacity is %lld", (long long)q->out_capacity);
+        if (!r.failed && q->kind == BC_VALUE_SUM_TO_SHAPE && (q->operand < 0 || q->operand >= q->n))
+            fail(&r, "sum-to-shape of operand %d of %d shapes", q->operand, q->n);
+        q->ninputs = (int)below(&r, "the number of inputs", BC_WIRE_MAX_SHAPES + 1);
+        if (!r.failed && q->ninputs != inputs_wanted(q->kind, q->n))
+            fail(&r, "%d inputs, the question needs %d", q->ninputs, inputs_wanted(q->kind, q->n));
+        for (int i = 0; i < q->ninputs && !r.failed; i++)
+            get_tensor(&r, &q->inputs[i], i);
+    }
+    return finish(&r);
+}
+
+/* ---- ANSWER ------------------------------------------------------------- */
+
+void bc_wire_encode_answer(bc_wbuf *b, uint32_t seq, const bc_wire_answer *a)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_ANSWER, seq);
+    bc_wbuf_u32(b, (uint32_t)a->status);
+    bc_wbuf_u32(b, (uint32_t)a->kind);
+    bc_wbuf_u32(b, a->flags);
+    put_shape(b, &a->shape);
+    bc_wbuf_str(b, a->message, BC_WIRE_MAX_MESSAGE);
+    bc_wbuf_i64(b, (int64_t)a->nbytes);
+    bc_wbuf_bytes(b, a->out, (size_t)a->nbytes);
+    bc_wbuf_frame_end(b);
+}
+
+int bc_wire_decode_answer(const unsigned char *p, size_t len, bc_wire_answer *a, char *why,
+                          size_t cap)
+{
+    rd r = reader("ANSWER", p, len, why, cap);
+    a->status = (bc_sut_status)below(&r, "the status", BC_SUT_INTERNAL_ERROR + 1);
+    a->kind = (bc_error_kind)below(&r, "the error kind", BC_ERR_KIND_COUNT);
+    a->flags = mask(&r, "the flags", BC_WIRE_RETIRE);
+    get_shape(&r, "the result shape", &a->shape);
+    str(&r, "the message", a->message, BC_WIRE_MAX_MESSAGE);
+    int64_t nbytes = i64(&r, "the output length");
+    if (!r.failed && (nbytes < 0 || (uint64_t)nbytes != r.len - r.pos)) {
+        fail(&r, "the output length says %lld bytes, %zu follow", (long long)nbytes,
+             r.len - r.pos);
+        return -1;
+    }
+    a->nbytes = (uint64_t)nbytes;
+    a->out = take(&r, (size_t)nbytes, "the output");
+    return finish(&r);
+}
+
+uint64_t bc_wire_expected_output(const bc_wire_answer *a, bc_dtype out_dtype, int64_t out_capacity)
+{
+    int64_t numel;
+    /* A shape with no element count (a negative dim) carries no values: it
+     * is a wrong shape, which the properties report as such. */
+    if (a->status != BC_SUT_OK || bc_shape_numel(&a->shape, &numel) != BC_OK ||
+        numel > out_capacity)
+        return 0;
+    return (uint64_t)numel * bc_dtype_size(out_dtype);
+}

@@ -1,0 +1,211 @@
+/*
+ * One question to the adapter: the decoded frame becomes the ABI's views,
+ * the output buffer is fenced with guard bytes, and the answer is checked
+ * before it is encoded.  The ABI's enums have the values of broadcheck's own
+ * (checked below), so they pass through unconverted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker.h"
+
+#define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " == " #b)
+SAME(BC_ADAPTER_RULE_NONE, BC_RULE_NONE);
+SAME(BC_ADAPTER_RULE_NUMPY, BC_RULE_NUMPY);
+SAME(BC_ADAPTER_RULE_ONNX_UNI, BC_RULE_ONNX_UNI);
+SAME(BC_ADAPTER_RULE_PDPD, BC_RULE_PDPD);
+SAME(BC_ADAPTER_RULE_BROADCAST_TO, BC_RULE_BROADCAST_TO);
+SAME(BC_ADAPTER_RULE_BIDIRECTIONAL, BC_RULE_BIDIRECTIONAL);
+SAME(BC_ADAPTER_RULE_EXPLICIT, BC_RULE_EXPLICIT);
+SAME(BC_ADAPTER_PROFILE_OPENVINO_DOC, BC_PROFILE_OPENVINO_DOC);
+SAME(BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE, BC_PROFILE_OPENVINO_SHAPE_INFERENCE);
+SAME(BC_ADAPTER_PROFILE_PADDLE, BC_PROFILE_PADDLE);
+SAME(BC_ADAPTER_OPT_AXIS, BC_OPT_AXIS);
+SAME(BC_ADAPTER_OPT_PROFILE, BC_OPT_PROFILE);
+SAME(BC_ADAPTER_OPT_AXES, BC_OPT_AXES);
+SAME(BC_ADAPTER_OPT_AXES_MAPPING, BC_OPT_AXES_MAPPING);
+SAME(BC_ADAPTER_DTYPE_BOOL, BC_BOOL);
+SAME(BC_ADAPTER_DTYPE_UINT8, BC_UINT8);
+SAME(BC_ADAPTER_DTYPE_INT32, BC_INT32);
+SAME(BC_ADAPTER_DTYPE_FLOAT32, BC_FLOAT32);
+SAME(BC_ADAPTER_DTYPE_FLOAT16, BC_FLOAT16);
+SAME(BC_ADAPTER_OP_ADD, BC_OP_ADD);
+SAME(BC_ADAPTER_OP_DIV, BC_OP_DIV);
+SAME(BC_ADAPTER_OP_EQUAL, BC_OP_EQUAL);
+SAME(BC_ADAPTER_OP_OR, BC_OP_OR);
+SAME(BC_ADAPTER_VALUE_ELEMENTWISE, BC_VALUE_ELEMENTWISE);
+SAME(BC_ADAPTER_VALUE_SELECT, BC_VALUE_SELECT);
+SAME(BC_ADAPTER_VALUE_BROADCAST, BC_VALUE_BROADCAST);
+SAME(BC_ADAPTER_VALUE_SUM_TO_SHAPE, BC_VALUE_SUM_TO_SHAPE);
+SAME(BC_ADAPTER_ERR_RANK_MISMATCH, BC_ERR_RANK_MISMATCH);
+SAME(BC_ADAPTER_ERR_AXES_COUNT, BC_ERR_AXES_COUNT);
+SAME(BC_ADAPTER_ERR_NEGATIVE_DIM, BC_ERR_NEGATIVE_DIM);
+SAME(BC_ADAPTER_ERR_OVERFLOW, BC_ERR_OVERFLOW);
+SAME(BC_ADAPTER_ERR_OVERFLOW + 1, BC_ERR_KIND_COUNT);
+SAME(BC_ADAPTER_OK, BC_SUT_OK);
+SAME(BC_ADAPTER_REJECTED, BC_SUT_REJECTED);
+SAME(BC_ADAPTER_UNSUPPORTED, BC_SUT_UNSUPPORTED);
+SAME(BC_ADAPTER_INTERNAL_ERROR, BC_SUT_INTERNAL_ERROR);
+SAME(BC_ADAPTER_MAX_RANK, BC_MAX_RANK);
+
+/* Guard bytes on each side of the output: a write into them is a fault
+ * the worker reports; one that goes further may crash it instead. */
+#define GUARD 256
+#define GUARD_BYTE 0xA5
+
+static void fault(bc_wire_answer *a, const char *message)
+{
+    a->status = BC_SUT_INTERNAL_ERROR;
+    a->kind = BC_OK;
+    a->shape.rank = 0;
+    a->nbytes = 0;
+    a->out = NULL;
+    snprintf(a->message, sizeof a->message, "%s", message);
+}
+
+static int guard_intact(const unsigned char *g)
+{
+    for (int i = 0; i < GUARD; i++)
+        if (g[i] != GUARD_BYTE)
+            return 0;
+    return 1;
+}
+
+/* The adapter's answer, checked, into a. */
+static void take_answer(const bc_adapter_answer *r, bc_wire_answer *a)
+{
+    char text[400];
+    if (r->status > BC_ADAPTER_INTERNAL_ERROR) {
+        snprintf(text, sizeof text, "the adapter answered status %u (valid: 0 to 3)", r->status);
+        fault(a, text);
+        return;
+    }
+    if (r->error_kind > BC_ADAPTER_ERR_OVERFLOW) {
+        snprintf(text, sizeof text, "the adapter answered error kind %u (valid: 0 to %d)",
+                 r->error_kind, BC_ADAPTER_ERR_OVERFLOW);
+        fault(a, text);
+        return;
+    }
+    if (r->status == BC_ADAPTER_OK && (r->rank < 0 || r->rank > BC_ADAPTER_MAX_RANK)) {
+        snprintf(text, sizeof text, "the adapter answered a shape of rank %d (valid: 0 to %d)",
+                 r->rank, BC_ADAPTER_MAX_RANK);
+        fault(a, text);
+        return;
+    }
+    a->status = (bc_sut_status)r->status;
+    a->kind = r->status == BC_ADAPTER_REJECTED ? (bc_error_kind)r->error_kind : BC_OK;
+    a->shape.rank = r->status == BC_ADAPTER_OK ? r->rank : 0;
+    memcpy(a->shape.dims, r->dims, sizeof(int64_t) * (size_t)a->shape.rank);
+    /* The message need not be terminated: read at most its size. */
+    size_t n = strnlen(r->message, sizeof r->message);
+    memcpy(a->message, r->message, n);
+    a->message[n] = '\0';
+}
+
+static void to_params(const bc_params *p, bc_adapter_params *out)
+{
+    out->rule = (uint32_t)p->rule;
+    out->options = p->options;
+    out->profile = (uint32_t)p->profile;
+    out->naxes = p->naxes;
+    out->axis = p->axis;
+    out->axes = p->axes;
+}
+
+static void to_shapes(const bc_wire_question *q, bc_adapter_shape *out)
+{
+    for (int i = 0; i < q->n; i++) {
+        out[i].rank = q->shapes[i].rank;
+        out[i].dims = q->shapes[i].dims;
+    }
+}
+
+/* The inputs, copied out of the frame to aligned memory, and the fenced
+ * output, all in one block (*scratch) the caller frees. */
+static int prepare_eval(const bc_wire_question *q, bc_adapter_tensor *in, unsigned char **out,
+                        size_t *out_bytes, void **scratch)
+{
+    size_t osize = bc_dtype_size(q->out_dtype), total = 2 * GUARD;
+    if ((uint64_t)q->out_capacity > (SIZE_MAX / 2) / osize)
+        return -1;
+    *out_bytes = (size_t)q->out_capacity * osize;
+    total += *out_bytes;
+    for (int i = 0; i < q->ninputs; i++)
+        total += ((size_t)q->inputs[i].nelem * bc_dtype_size(q->inputs[i].dtype) + 15) & ~(size_t)15;
+    unsigned char *block = malloc(total);
+    if (!block)
+        return -1;
+    *scratch = block;
+    unsigned char *at = block;
+    for (int i = 0; i < q->ninputs; i++) {
+        const bc_wire_tensor *t = &q->inputs[i];
+        size_t bytes = (size_t)t->nelem * bc_dtype_size(t->dtype);
+        memcpy(at, t->bytes, bytes);
+        in[i] = (bc_adapter_tensor){(uint32_t)t->dtype, t->rank, t->dims, t->strides, at, t->offset};
+        at += (bytes + 15) & ~(size_t)15;
+    }
+    memset(at, GUARD_BYTE, GUARD);
+    memset(at + GUARD + *out_bytes, GUARD_BYTE, GUARD);
+    *out = at + GUARD;
+    return 0;
+}
+
+static void eval(const bc_worker_adapter *ad, const bc_wire_question *q, const bc_adapter_params *p,
+                 const bc_adapter_shape *shapes, bc_adapter_answer *r, bc_wire_answer *a,
+                 void **scratch)
+{
+    bc_adapter_tensor in[BC_WIRE_MAX_SHAPES];
+    unsigned char *out;
+    size_t out_bytes;
+    if (prepare_eval(q, in, &out, &out_bytes, scratch) != 0) {
+        fault(a, "the worker cannot allocate the question's buffers");
+        return;
+    }
+    bc_adapter_eval_request req = {
+        sizeof req, (uint32_t)q->kind, (uint32_t)q->op, q->operand, p, q->n, shapes,
+        q->ninputs, in, (uint32_t)q->out_dtype, out, q->out_capacity,
+    };
+    ad->desc->eval(ad->desc->context, &req, r);
+    int before = !guard_intact(out - GUARD), after = !guard_intact(out + out_bytes);
+    if (before || after) {
+        char text[200];
+        snprintf(text, sizeof text, "the adapter wrote %s its output buffer (%lld %s elements)",
+                 after ? "past the end of" : "before the start of", (long long)q->out_capacity,
+                 bc_dtype_name(q->out_dtype));
+        fault(a, text);
+        a->flags = BC_WIRE_RETIRE; /* its heap may be damaged beyond the guards */
+        return;
+    }
+    take_answer(r, a);
+    a->nbytes = bc_wire_expected_output(a, q->out_dtype, q->out_capacity);
+    a->out = out;
+}
+
+void bc_worker_answer(const bc_worker_adapter *ad, const bc_wire_question *q,
+                      bc_wire_answer *a, void **scratch)
+{
+    memset(a, 0, sizeof *a);
+    bc_adapter_params p;
+    bc_adapter_shape shapes[BC_WIRE_MAX_SHAPES];
+    to_params(&q->params, &p);
+    to_shapes(q, shapes);
+    bc_adapter_answer *r = calloc(1, sizeof *r);
+    if (!r) {
+        fault(a, "the worker is out of memory");
+        return;
+    }
+    /* The harness asks only what the adapter declares; a missing function
+     * is still answered, never called. */
+    if (!q->is_eval && ad->desc->infer_shape) {
+        ad->desc->infer_shape(ad->desc->context, &p, q->n, shapes, r);
+        take_answer(r, a);
+    } else if (q->is_eval && ad->desc->eval) {
+        eval(ad, q, &p, shapes, r, a, scratch);
+    } else {
+        a->status = BC_SUT_UNSUPPORTED;
+        snprintf(a->message, sizeof a->message, "the adapter has no %s function",
+                 q->is_eval ? "eval" : "infer_shape");
+    }
+    free(r);
+}

@@ -1,0 +1,175 @@
+/*
+ * broadcheck-worker PATH.so: serves one adapter library over the wire
+ * protocol on stdin/stdout, so that the adapter's code (its constructors
+ * too) only ever runs in this process, never in the harness
+ * (docs/ISOLATION.md).  The harness starts one per concurrent question
+ * and a new one after every fault.
+ *
+ *   broadcheck-worker [--memory-mb N] PATH
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../wire/wire.h"
+#include "worker.h"
+
+/* Everything the worker writes goes through here; fd 1 no longer is the
+ * stream (see main), so an adapter's printf cannot corrupt it. */
+static int send_frame(int fd, const bc_wbuf *b)
+{
+    if (b->failed)
+        return -1;
+    for (size_t done = 0; done < b->len;) {
+        ssize_t n = write(fd, b->data + done, b->len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+static int fatal(int fd, const char *message)
+{
+    bc_wbuf b = {0};
+    bc_wire_encode_fatal(&b, message);
+    send_frame(fd, &b);
+    bc_wbuf_free(&b);
+    fprintf(stderr, "broadcheck-worker: %s\n", message);
+    return 2;
+}
+
+/* Limits the address space to what it is now plus mb: relative, because an
+ * AddressSanitizer build has terabytes reserved before main. */
+static void limit_memory(long mb)
+{
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none); /* a crashing adapter must not write cores */
+    if (mb <= 0)
+        return;
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    struct rlimit old;
+    if (getrlimit(RLIMIT_AS, &old) != 0)
+        return;
+    rlim_t want = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)mb << 20);
+    if (old.rlim_max != RLIM_INFINITY && want > old.rlim_max)
+        want = old.rlim_max;
+    struct rlimit lim = {want, want};
+    setrlimit(RLIMIT_AS, &lim);
+}
+
+/* Reads until one whole frame is buffered.  1 frame, 0 clean end of input,
+ * -1 a malformed or cut-off frame (why set). */
+static int read_frame(int fd, bc_wbuf *in, size_t *consumed, bc_wire_header *h,
+                      const unsigned char **payload, char *why, size_t cap)
+{
+    if (*consumed) {
+        memmove(in->data, in->data + *consumed, in->len - *consumed);
+        in->len -= *consumed;
+        *consumed = 0;
+    }
+    for (;;) {
+        int got = bc_wire_split(in->data, in->len, h, payload, why, cap);
+        if (got != 0) {
+            if (got == 1)
+                *consumed = BC_WIRE_HEADER_SIZE + h->length;
+            return got;
+        }
+        size_t want = in->len < BC_WIRE_HEADER_SIZE ? BC_WIRE_HEADER_SIZE : BC_WIRE_HEADER_SIZE + h->length;
+        if (want < in->len + 65536)
+            want = in->len + 65536;
+        if (want > in->cap) {
+            unsigned char *grown = realloc(in->data, want);
+            if (!grown) {
+                snprintf(why, cap, "out of memory reading a frame");
+                return -1;
+            }
+            in->data = grown;
+            in->cap = want;
+        }
+        ssize_t n = read(fd, in->data + in->len, in->cap - in->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 && in->len == 0)
+            return 0;
+        if (n <= 0) {
+            snprintf(why, cap, "the harness's stream ended inside a frame");
+            return -1;
+        }
+        in->len += (size_t)n;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long memory_mb = 0;
+    int a = 1;
+    if (a + 1 < argc && strcmp(argv[a], "--memory-mb") == 0) {
+        memory_mb = strtol(argv[a + 1], NULL, 10);
+        a += 2;
+    }
+    /* The protocol gets private copies of fds 0 and 1; the adapter's own
+     * stdout goes to stderr and its stdin is empty. */
+    int proto_in = dup(0), proto_out = dup(1);
+    int null_fd = open("/dev/null", O_RDONLY);
+    if (proto_in < 0 || proto_out < 0 || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
+        return fatal(1, "cannot set up its file descriptors");
+    close(null_fd);
+    if (a != argc - 1)
+        return fatal(proto_out, "usage: broadcheck-worker [--memory-mb N] PATH-TO-ADAPTER.so");
+    limit_memory(memory_mb);
+
+    char why[1024];
+    bc_worker_adapter ad;
+    if (bc_worker_load(argv[a], &ad, why, sizeof why) != 0)
+        return fatal(proto_out, why);
+    bc_wbuf out = {0}, in = {0};
+    bc_wire_hello hello;
+    bc_worker_hello(&ad, &hello);
+    bc_wire_encode_hello(&out, &hello);
+    int status = send_frame(proto_out, &out) == 0 ? 0 : 1;
+
+    bc_wire_question *q = malloc(sizeof *q);
+    bc_wire_answer *ans = malloc(sizeof *ans);
+    size_t consumed = 0;
+    if (!q || !ans)
+        status = fatal(proto_out, "out of memory");
+    while (status == 0) {
+        bc_wire_header h;
+        const unsigned char *payload;
+        int got = read_frame(proto_in, &in, &consumed, &h, &payload, why, sizeof why);
+        if (got == 0)
+            break; /* the harness is done with us */
+        if (got < 0 || bc_wire_decode_question(h.type, payload, h.length, q, why, sizeof why)) {
+            status = fatal(proto_out, why);
+            break;
+        }
+        void *scratch = NULL;
+        bc_worker_answer(&ad, q, ans, &scratch);
+        bc_wire_encode_answer(&out, h.seq, ans);
+        free(scratch);
+        if (send_frame(proto_out, &out) != 0)
+            status = 1;
+        else if (ans->flags & BC_WIRE_RETIRE)
+            break;
+    }
+    free(q);
+    free(ans);
+    bc_wbuf_free(&out);
+    bc_wbuf_free(&in);
+    bc_worker_unload(&ad);
+    return status;
+}

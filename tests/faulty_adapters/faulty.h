@@ -1,0 +1,28 @@
+/*
+ * The faulty test adapters: each answers like the example adapter (NumPy
+ * shapes) except on its trigger, a question whose first shape has rank 3,
+ * where it misbehaves in its own way.  tests/test_faulty.c checks that
+ * every fault becomes a report naming it, never a harness crash.
+ */
+#ifndef FAULTY_H
+#define FAULTY_H
+
+#include "broadcheck/adapter.h"
+#include "example_numpy.h"
+
+static inline int faulty_trigger(int32_t n, const bc_adapter_shape *shapes)
+{
+    return n >= 1 && shapes[0].rank == 3;
+}
+
+/* A descriptor with NumPy shape inference and `infer`. */
+#define FAULTY_ADAPTER(NAME, INFER, FEATURES, EVAL)                                     \
+    static const bc_adapter faulty = {                                                  \
+        sizeof(bc_adapter), BC_ADAPTER_ABI_VERSION, NAME, "0", "a faulty test adapter", \
+        {(FEATURES), 1u << BC_ADAPTER_RULE_NUMPY, 0, 1u << BC_ADAPTER_OP_ADD,           \
+         1u << BC_ADAPTER_DTYPE_INT32, 64, 64},                                         \
+        NULL, INFER, EVAL};                                                             \
+    BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void);                      \
+    const bc_adapter *bc_adapter_entry_v1(void) { return &faulty; }
+
+#endif

@@ -1,0 +1,519 @@
+/*
+ * The wire protocol of sut_adapters/PROTOCOL.md: every message survives an
+ * encode/decode round trip; a table of malformed frames, each with the
+ * diagnosis the decoder must give; and malformed streams from a real
+ * worker process (exec:cat FILE), each answered as an internal error or a
+ * refused open that names the fault, never trusted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "broadcheck/sut_loader.h"
+#include "wire/wire.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static bc_shape shape_of(int rank, ...)
+{
+    bc_shape s = {rank, {0}};
+    va_list ap;
+    va_start(ap, rank);
+    for (int i = 0; i < rank; i++)
+        s.dims[i] = va_arg(ap, int64_t);
+    va_end(ap);
+    return s;
+}
+
+/* Splits the one frame in b; returns its payload. */
+static const unsigned char *payload_of(const bc_wbuf *b, bc_wire_header *h)
+{
+    const unsigned char *p = NULL;
+    char why[256];
+    assert_false(b->failed);
+    assert_int_equal(bc_wire_split(b->data, b->len, h, &p, why, sizeof why), 1);
+    assert_int_equal(BC_WIRE_HEADER_SIZE + h->length, b->len);
+    return p;
+}
+
+static bc_wire_hello sample_hello(void)
+{
+    bc_wire_hello h;
+    memset(&h, 0, sizeof h);
+    h.protocol = BC_WIRE_PROTOCOL_VERSION;
+    snprintf(h.name, sizeof h.name, "lib");
+    snprintf(h.version, sizeof h.version, "2.5");
+    snprintf(h.description, sizeof h.description, "a test worker");
+    h.caps = (bc_adapter_capabilities){BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE,
+                                       1u << BC_RULE_NUMPY, 0, 1u << BC_OP_ADD, 1u << BC_INT32,
+                                       64, 64};
+    return h;
+}
+
+/* ---- round trips ---------------------------------------------------------- */
+
+static void test_hello_round_trip(void **state)
+{
+    (void)state;
+    bc_wire_hello h = sample_hello(), back;
+    bc_wbuf b = {0};
+    bc_wire_encode_hello(&b, &h);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    assert_int_equal(hd.type, BC_WIRE_HELLO);
+    char why[256];
+    assert_int_equal(bc_wire_decode_hello(p, hd.length, &back, why, sizeof why), 0);
+    assert_string_equal(back.name, "lib");
+    assert_string_equal(back.version, "2.5");
+    assert_string_equal(back.description, "a test worker");
+    assert_memory_equal(&back.caps, &h.caps, sizeof h.caps);
+    bc_wbuf_free(&b);
+}
+
+static void test_fatal_round_trip(void **state)
+{
+    (void)state;
+    bc_wbuf b = {0};
+    bc_wire_encode_fatal(&b, "cannot load libx.so");
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    char message[64], why[256];
+    assert_int_equal(hd.type, BC_WIRE_FATAL);
+    assert_int_equal(bc_wire_decode_fatal(p, hd.length, message, sizeof message, why, sizeof why), 0);
+    assert_string_equal(message, "cannot load libx.so");
+    bc_wbuf_free(&b);
+}
+
+static void test_shape_round_trip(void **state)
+{
+    (void)state;
+    bc_params params = bc_params_for(BC_RULE_EXPLICIT);
+    params.options = BC_OPT_AXES | BC_OPT_PROFILE;
+    params.naxes = 2;
+    params.axes[0] = 0;
+    params.axes[1] = -3;
+    bc_shape shapes[3] = {shape_of(0), shape_of(2, (int64_t)-1, INT64_MAX), shape_of(1, (int64_t)5)};
+    bc_wbuf b = {0};
+    bc_wire_encode_shape(&b, 41, &params, 3, shapes);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    assert_int_equal(hd.seq, 41);
+    bc_wire_question *q = malloc(sizeof *q);
+    char why[256];
+    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    assert_false(q->is_eval);
+    assert_int_equal(q->params.rule, BC_RULE_EXPLICIT);
+    assert_int_equal(q->params.options, BC_OPT_AXES | BC_OPT_PROFILE);
+    assert_int_equal(q->params.naxes, 2);
+    assert_int_equal(q->params.axes[1], -3);
+    assert_int_equal(q->n, 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(bc_shape_equal(&q->shapes[i], &shapes[i]));
+    free(q);
+    bc_wbuf_free(&b);
+}
+
+/* Element idx of a view: the same arithmetic as tensor.h states. */
+static int32_t element(const void *data, int64_t offset, int rank, const int64_t *strides,
+                       const int64_t *idx)
+{
+    int64_t at = offset;
+    for (int k = 0; k < rank; k++)
+        at += idx[k] * strides[k];
+    int32_t v;
+    memcpy(&v, (const char *)data + at * 4, 4);
+    return v;
+}
+
+static void test_eval_round_trip(void **state)
+{
+    (void)state;
+    /* a: [2,3] with a negative stride and an offset; b: [3] with gaps between elements */
+    int32_t mem[32];
+    for (int i = 0; i < 32; i++)
+        mem[i] = 100 + i;
+    bc_tensor in[2];
+    memset(in, 0, sizeof in);
+    in[0] = (bc_tensor){BC_INT32, 2, {2, 3}, {-8, 2}, mem, 20};
+    in[1] = (bc_tensor){BC_INT32, 1, {3}, {3}, mem, 5};
+    bc_shape shapes[2] = {shape_of(2, (int64_t)2, (int64_t)3), shape_of(1, (int64_t)3)};
+    bc_params params = bc_params_for(BC_RULE_NUMPY);
+    int32_t out[6];
+    bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 2, shapes, 0, 2, in,
+                           BC_INT32, out, 6};
+    bc_wbuf b = {0};
+    char why[256];
+    assert_int_equal(bc_wire_encode_eval(&b, 9, &req, why, sizeof why), 0);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    bc_wire_question *q = malloc(sizeof *q);
+    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    assert_true(q->is_eval);
+    assert_int_equal(q->kind, BC_VALUE_ELEMENTWISE);
+    assert_int_equal(q->op, BC_OP_ADD);
+    assert_int_equal(q->out_dtype, BC_INT32);
+    assert_int_equal(q->out_capacity, 6);
+    assert_int_equal(q->ninputs, 2);
+    /* Only the span each view reaches travels: 13 and 7 elements. */
+    assert_int_equal(q->inputs[0].nelem, 13);
+    assert_int_equal(q->inputs[1].nelem, 7);
+    for (int t = 0; t < 2; t++) {
+        const bc_wire_tensor *w = &q->inputs[t];
+        assert_int_equal(w->rank, in[t].rank);
+        assert_memory_equal(w->strides, in[t].strides, sizeof(int64_t) * (size_t)w->rank);
+        int64_t idx[2];
+        for (idx[0] = 0; idx[0] < in[t].dims[0]; idx[0]++)
+            for (idx[1] = 0; idx[1] < (in[t].rank > 1 ? in[t].dims[1] : 1); idx[1]++)
+                assert_int_equal(element(w->bytes, w->offset, w->rank, w->strides, idx),
+                                 element(mem, in[t].offset, in[t].rank, in[t].strides, idx));
+    }
+    free(q);
+    bc_wbuf_free(&b);
+}
+
+static void test_answer_round_trip(void **state)
+{
+    (void)state;
+    bc_wire_answer a, back;
+    memset(&a, 0, sizeof a);
+    a.status = BC_SUT_OK;
+    a.shape = shape_of(2, (int64_t)1, (int64_t)2);
+    snprintf(a.message, sizeof a.message, "fine");
+    unsigned char bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    a.out = bytes;
+    a.nbytes = 8;
+    bc_wbuf b = {0};
+    bc_wire_encode_answer(&b, 3, &a);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    char why[256];
+    assert_int_equal(bc_wire_decode_answer(p, hd.length, &back, why, sizeof why), 0);
+    assert_int_equal(back.status, BC_SUT_OK);
+    assert_true(bc_shape_equal(&back.shape, &a.shape));
+    assert_string_equal(back.message, "fine");
+    assert_int_equal(back.nbytes, 8);
+    assert_memory_equal(back.out, bytes, 8);
+    assert_int_equal(bc_wire_expected_output(&back, BC_INT32, 2), 8);
+    assert_int_equal(bc_wire_expected_output(&back, BC_INT32, 1), 0); /* no room: shape only */
+    back.status = BC_SUT_REJECTED;
+    assert_int_equal(bc_wire_expected_output(&back, BC_INT32, 2), 0);
+    bc_wbuf_free(&b);
+}
+
+/* ---- malformed frames ----------------------------------------------------------- */
+
+/* A frame built field by field: the header, then u32 and i64 values, with
+ * the payload length filled in unless `length` overrides it. */
+typedef struct raw {
+    unsigned char b[256];
+    size_t n;
+} raw;
+
+static void put(raw *r, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        r->b[r->n++] = (unsigned char)(v >> (8 * i));
+}
+
+static raw frame(unsigned type)
+{
+    raw r = {{BC_WIRE_MAGIC0, BC_WIRE_MAGIC1}, 2};
+    put(&r, type, 2);
+    put(&r, 1, 4);
+    put(&r, 0, 4);
+    return r;
+}
+
+static void seal(raw *r)
+{
+    uint32_t len = (uint32_t)(r->n - BC_WIRE_HEADER_SIZE);
+    for (int i = 0; i < 4; i++)
+        r->b[8 + i] = (unsigned char)(len >> (8 * i));
+}
+
+/* An ANSWER: status, kind, flags, rank, dims..., message, nbytes. */
+static raw answer_frame(uint32_t status, uint32_t kind, uint32_t flags, uint32_t rank,
+                        int ndims, const char *message, int64_t nbytes, int nout)
+{
+    raw r = frame(BC_WIRE_ANSWER);
+    put(&r, status, 4);
+    put(&r, kind, 4);
+    put(&r, flags, 4);
+    put(&r, rank, 4);
+    for (int i = 0; i < ndims; i++)
+        put(&r, 2, 8);
+    size_t len = message ? strlen(message) : 0;
+    put(&r, message && message[0] == '\1' ? 5000 : len, 4);
+    for (size_t i = 0; message && message[0] != '\1' && i < len; i++)
+        r.b[r.n++] = message[i] == '@' ? 0 : (unsigned char)message[i];
+    put(&r, (uint64_t)nbytes, 8);
+    for (int i = 0; i < nout; i++)
+        r.b[r.n++] = 0;
+    seal(&r);
+    return r;
+}
+
+static raw hello_frame(uint32_t version, const char *name, uint32_t rules, int extra)
+{
+    raw r = frame(BC_WIRE_HELLO);
+    put(&r, version, 4);
+    const char *texts[3] = {name, "1", "d"};
+    for (int t = 0; t < 3; t++) {
+        put(&r, strlen(texts[t]), 4);
+        memcpy(r.b + r.n, texts[t], strlen(texts[t]));
+        r.n += strlen(texts[t]);
+    }
+    uint32_t caps[7] = {BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE, rules, 0,
+                        1u << BC_OP_ADD, 1u << BC_INT32, 64, 64};
+    for (int i = 0; i < 7; i++)
+        put(&r, caps[i], 4);
+    for (int i = 0; i < extra; i++)
+        r.b[r.n++] = 0;
+    seal(&r);
+    return r;
+}
+
+/* A SHAPE with params (rule) and n shapes of rank 1. */
+static raw shape_frame(uint32_t rule, uint32_t n)
+{
+    raw r = frame(BC_WIRE_SHAPE);
+    put(&r, rule, 4);
+    put(&r, 0, 4);
+    put(&r, 0, 4);
+    put(&r, (uint64_t)-1, 8);
+    put(&r, 0, 4);
+    put(&r, n, 4);
+    for (uint32_t i = 0; i < n && i < 8; i++) {
+        put(&r, 1, 4);
+        put(&r, 3, 8);
+    }
+    seal(&r);
+    return r;
+}
+
+/* An EVAL of add on numpy [2] with one int32 input: dims, stride, offset,
+ * nelem and the number of inputs as given. */
+static raw eval_frame(uint32_t ninputs, int64_t dim, int64_t stride, int64_t offset, int64_t nelem)
+{
+    raw r = frame(BC_WIRE_EVAL);
+    put(&r, BC_VALUE_ELEMENTWISE, 4);
+    put(&r, BC_OP_ADD, 4);
+    put(&r, 0, 4);
+    put(&r, BC_RULE_NUMPY, 4);
+    put(&r, 0, 4);
+    put(&r, 0, 4);
+    put(&r, (uint64_t)-1, 8);
+    put(&r, 0, 4);
+    put(&r, 1, 4); /* one shape, [2] */
+    put(&r, 1, 4);
+    put(&r, 2, 8);
+    put(&r, BC_INT32, 4);
+    put(&r, 2, 8); /* capacity */
+    put(&r, ninputs, 4);
+    for (uint32_t t = 0; t < ninputs; t++) {
+        put(&r, BC_INT32, 4);
+        put(&r, 1, 4);
+        put(&r, (uint64_t)dim, 8);
+        put(&r, (uint64_t)stride, 8);
+        put(&r, (uint64_t)offset, 8);
+        put(&r, (uint64_t)nelem, 8);
+        for (int64_t e = 0; e < nelem && e < 8; e++)
+            put(&r, (uint64_t)e, 4);
+    }
+    seal(&r);
+    return r;
+}
+
+typedef struct malformed {
+    const char *what;
+    raw frame;
+    const char *diagnosis; /* part of the message the decoder must give */
+} malformed;
+
+/* Splits and decodes f as whatever its header says; returns the diagnosis. */
+static int diagnose(const raw *f, char *why, size_t cap)
+{
+    bc_wire_header h;
+    const unsigned char *p;
+    int got = bc_wire_split(f->b, f->n, &h, &p, why, cap);
+    if (got <= 0)
+        return got;
+    static bc_wire_question q;
+    bc_wire_hello hello;
+    bc_wire_answer a;
+    switch (h.type) {
+    case BC_WIRE_HELLO: return bc_wire_decode_hello(p, h.length, &hello, why, cap);
+    case BC_WIRE_ANSWER: return bc_wire_decode_answer(p, h.length, &a, why, cap);
+    default: return bc_wire_decode_question(h.type, p, h.length, &q, why, cap);
+    }
+}
+
+static void test_malformed_frames(void **state)
+{
+    (void)state;
+    raw junk = {"Traceback (most recent call last):", 35};
+    raw unknown = frame(0x99);
+    seal(&unknown);
+    raw huge = frame(BC_WIRE_ANSWER);
+    huge.b[11] = 0x7f; /* 2 GB */
+    raw cut = answer_frame(0, 0, 0, 0, 0, "", 0, 0);
+    cut.b[8] = 3; /* says 3 payload bytes: the status is cut */
+    cut.n = BC_WIRE_HEADER_SIZE + 3;
+    raw dims_cut = answer_frame(0, 0, 0, 3, 2, "", 0, 0);
+    dims_cut.n = BC_WIRE_HEADER_SIZE + 16 + 16; /* status, kind, flags, rank: 3, two dims */
+    seal(&dims_cut);
+    const malformed table[] = {
+        {"junk", junk, "junk on the stream: a frame starts with \"bc\", got \"Traceback (m\""},
+        {"unknown type", unknown, "unknown message type 0x0099"},
+        {"huge length", huge, "more than the limit"},
+        {"field cut short", cut, "truncated: the status needs 4 bytes at offset 0, 3 left"},
+        {"rank without its dims", dims_cut,
+         "truncated: the dims of the result shape needs 8 bytes at offset 32, 0 left"},
+        {"rank 65", answer_frame(0, 0, 0, 65, 0, "", 0, 0), "the result shape has rank 65, more than 64"},
+        {"status 7", answer_frame(7, 0, 0, 0, 0, "", 0, 0), "the status is 7, expected 0 to 3"},
+        {"error kind 99", answer_frame(1, 99, 0, 0, 0, "", 0, 0), "the error kind is 99"},
+        {"unknown flags", answer_frame(0, 0, 6, 0, 0, "", 0, 0), "the flags has unknown bits 0x6"},
+        {"message too long", answer_frame(0, 0, 0, 0, 0, "\1", 0, 0),
+         "the message is 5000 bytes long, at most 4095 allowed"},
+        {"NUL in message", answer_frame(0, 0, 0, 0, 0, "ab@c", 0, 0), "the message contains a NUL byte"},
+        {"output length lies", answer_frame(0, 0, 0, 1, 1, "", 8, 4),
+         "the output length says 8 bytes, 4 follow"},
+        {"negative output length", answer_frame(0, 0, 0, 0, 0, "", -1, 0),
+         "the output length says -1 bytes"},
+        {"trailing bytes", hello_frame(1, "w", 2, 3), "3 unexpected bytes after its last field"},
+        {"newer protocol", hello_frame(2, "w", 2, 0),
+         "the worker speaks protocol version 2; this harness speaks version 1"},
+        {"unknown rule bits", hello_frame(1, "w", 0x82, 0), "rules has unknown bits 0x80"},
+        {"empty name", hello_frame(1, "", 2, 0), "bad HELLO frame: the name is empty"},
+        {"unknown rule", shape_frame(9, 1), "bad SHAPE frame: the rule is 9, expected 0 to 6"},
+        {"too many shapes", shape_frame(1, 100), "the number of shapes is 100, expected 0 to 72"},
+        {"shapes cut short", shape_frame(1, 20), "truncated: the rank of shape 8"},
+        {"input past its elements", eval_frame(1, 2, 1, 1, 2), "input 0 reaches elements 1 to 2 of the 2"},
+        {"negative input offset", eval_frame(1, 2, -1, 0, 2), "input 0 reaches elements -1 to 0"},
+        {"negative input dim", eval_frame(1, -1, 1, 0, 1), "input 0 has dim -1 at axis 0"},
+        {"input longer than the frame", eval_frame(1, 2, 1, 0, 1000000),
+         "input 0 says it carries 1000000 elements"},
+        {"wrong input count", eval_frame(2, 2, 1, 0, 2), "2 inputs, the question needs 1"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        char why[512] = "";
+        int got = diagnose(&table[i].frame, why, sizeof why);
+        if (got != -1 || !strstr(why, table[i].diagnosis))
+            fail_msg("%s: got %d '%s', expected a diagnosis containing '%s'", table[i].what, got,
+                     why, table[i].diagnosis);
+    }
+    /* A frame still arriving is not an error: split asks for more bytes. */
+    raw whole = answer_frame(0, 0, 0, 0, 0, "", 0, 0);
+    bc_wire_header h;
+    const unsigned char *p;
+    char why[128];
+    for (size_t n = 0; n < whole.n; n++)
+        assert_int_equal(bc_wire_split(whole.b, n, &h, &p, why, sizeof why), 0);
+}
+
+/* ---- malformed streams from a real worker ------------------------------------ */
+
+/* Writes frames to a temporary file: `exec:cat FILE` then plays them. */
+static void stream_file(char *path, const raw *frames, int count, const char *tail, size_t tail_len)
+{
+    strcpy(path, "/tmp/bc_stream_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(write(fd, frames[i].b, frames[i].n), (ssize_t)frames[i].n);
+    if (tail_len)
+        assert_int_equal(write(fd, tail, tail_len), (ssize_t)tail_len);
+    close(fd);
+}
+
+/* Opens exec:cat on the stream and asks one shape question (or eval). */
+static void play(const raw *frames, int count, const char *tail, size_t tail_len, int eval,
+                 const char *open_error, const char *answer_error)
+{
+    char path[64], spec[128], why[1024] = "";
+    stream_file(path, frames, count, tail, tail_len);
+    snprintf(spec, sizeof spec, "exec:cat %s", path);
+    bc_sut_options o = bc_sut_options_default();
+    o.timeout_ms = 3000;
+    const bc_sut *sut = bc_sut_open(spec, &o, why, sizeof why);
+    unlink(path);
+    if (open_error) {
+        assert_null(sut);
+        if (!strstr(why, open_error))
+            fail_msg("opening: '%s' does not contain '%s'", why, open_error);
+        return;
+    }
+    assert_non_null(sut);
+    bc_params params = bc_params_for(BC_RULE_NUMPY);
+    bc_shape shapes[2] = {shape_of(1, (int64_t)2), shape_of(1, (int64_t)2)};
+    bc_sut_answer a;
+    memset(&a, 0, sizeof a);
+    if (eval) {
+        int32_t x[2] = {1, 2}, out[2];
+        bc_tensor in[2] = {bc_tensor_contiguous(BC_INT32, &shapes[0], x),
+                           bc_tensor_contiguous(BC_INT32, &shapes[1], x)};
+        bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 2, shapes, 0, 2, in,
+                               BC_INT32, out, 2};
+        sut->ops->eval(sut, &req, &a);
+    } else {
+        sut->ops->infer_shape(sut, &params, 2, shapes, &a);
+    }
+    assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
+    if (!strstr(a.message, answer_error))
+        fail_msg("answer: '%s' does not contain '%s'", a.message, answer_error);
+    bc_sut_close(sut);
+}
+
+static void test_malformed_streams(void **state)
+{
+    (void)state;
+    raw hello = hello_frame(1, "w", 2, 0);
+    raw ok = answer_frame(0, 0, 0, 1, 1, "", 0, 0);
+    raw stale = ok;
+    stale.b[4] = 7;
+    raw short_out = answer_frame(0, 0, 0, 1, 1, "", 4, 4); /* [2] of int32 needs 8 bytes */
+    raw shape_with_out = answer_frame(0, 0, 0, 1, 1, "", 4, 4);
+    raw fatal = frame(BC_WIRE_FATAL);
+    put(&fatal, 13, 4);
+    memcpy(fatal.b + fatal.n, "no such thing", 13);
+    fatal.n += 13;
+    seal(&fatal);
+    raw two_hellos[2] = {hello, hello};
+    raw hello_stale[2] = {hello, stale};
+    raw hello_short[2] = {hello, short_out};
+    raw hello_shape_out[2] = {hello, shape_with_out};
+
+    play(NULL, 0, NULL, 0, 0, "worker exited with status 0 before its HELLO", NULL);
+    play(&fatal, 1, NULL, 0, 0, "no such thing", NULL);
+    play(&ok, 1, NULL, 0, 0, "protocol error: the first frame is ANSWER, expected HELLO", NULL);
+    play(&hello, 1, "oops\n", 5, 0, NULL, "protocol error: junk on the stream");
+    play(&hello, 1, "bc\x20\0", 4, 0, NULL,
+         "worker exited with status 0 while answering (in the middle of a frame)");
+    play(&hello, 1, NULL, 0, 0, NULL, "worker exited with status 0 while answering");
+    play(two_hellos, 2, NULL, 0, 0, NULL, "expected an ANSWER frame, got HELLO");
+    play(hello_stale, 2, NULL, 0, 0, NULL, "the ANSWER is for question 7, expected 1");
+    play(hello_short, 2, NULL, 0, 1, NULL,
+         "protocol error: an output of 4 bytes, expected 8 (the answer's shape [2] of int32");
+    play(hello_shape_out, 2, NULL, 0, 0, NULL, "a shape answer carrying 4 output bytes");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hello_round_trip),
+        cmocka_unit_test(test_fatal_round_trip),
+        cmocka_unit_test(test_shape_round_trip),
+        cmocka_unit_test(test_eval_round_trip),
+        cmocka_unit_test(test_answer_round_trip),
+        cmocka_unit_test(test_malformed_frames),
+        cmocka_unit_test(test_malformed_streams),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
