@@ -26,7 +26,8 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
 step("install into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f bin/broadcheck include/broadcheck/shape.h include/broadcheck/properties.h
+foreach(f bin/broadcheck bin/broadcheck-worker include/broadcheck/adapter.h
+          include/broadcheck/shape.h include/broadcheck/properties.h
           ${LIBDIR}/libbroadcheck_reference.a ${LIBDIR}/cmake/broadcheck/broadcheckConfig.cmake
           ${LIBDIR}/cmake/broadcheck/broadcheckConfigVersion.cmake
           ${LIBDIR}/cmake/broadcheck/broadcheckFunctions.cmake ${LIBDIR}/pkgconfig/broadcheck.pc)
@@ -42,7 +43,8 @@ step("configure the external project"
 step("build the external project" ${CMAKE_COMMAND} --build ${ext_build})
 step("ctest in the external project"
      ${CMAKE_CTEST_COMMAND} --test-dir ${ext_build} --output-on-failure)
-foreach(report external.reference.junit.xml external.reference.json check_run.json check_run.xml)
+foreach(report external.reference.junit.xml external.reference.json check_run.json check_run.xml
+               external.my-adapter.junit.xml external.my-adapter.json)
   if(NOT EXISTS ${ext_build}/${report})
     message(FATAL_ERROR "package test: broadcheck_add_conformance_test wrote no ${ext_build}/${report}")
   endif()
@@ -50,6 +52,12 @@ endforeach()
 file(READ ${ext_build}/external.reference.junit.xml junit)
 if(NOT junit MATCHES "<testsuites name=\"broadcheck\"")
   message(FATAL_ERROR "package test: ${ext_build}/external.reference.junit.xml is not broadcheck's JUnit:\n${junit}")
+endif()
+# The project's own adapter was certified through the ABI: its JUnit names
+# it, and its cells passed (the test would have failed otherwise).
+file(READ ${ext_build}/external.my-adapter.junit.xml junit)
+if(NOT junit MATCHES "libmy_adapter.so" OR NOT junit MATCHES "shape-differential")
+  message(FATAL_ERROR "package test: the adapter's JUnit does not name it:\n${junit}")
 endif()
 
 # pkg-config, against the prefix alone.
