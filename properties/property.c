@@ -129,23 +129,24 @@ int bc_property_from_name(const char *name)
 
 /* ---- generation -------------------------------------------------------- */
 
-void bc_property_gen(int property, bc_rule rule, bc_prng *r, bc_vector *c)
+void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
+                     bc_vector *c)
 {
     bc_gen_request req = {rule, 0, 0, 30, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
-        bc_value_gen(r, rule, all_kinds, 0, c);
+        bc_value_gen(r, rule, all_kinds, caps, 0, c);
         return;
     case P_LAYOUT_INVARIANCE:
-        bc_value_gen(r, rule, all_kinds, 1, c);
+        bc_value_gen(r, rule, all_kinds, caps, 1, c);
         return;
     case P_BROADCAST_THEN_ELEMENTWISE:
-        bc_value_gen(r, rule,
-                     BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT), 0, c);
+        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
+                     caps, 0, c);
         return;
     case P_SUM_OF_BROADCAST:
-        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), 0, c);
+        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, 0, c);
         if (c->value.dtype == BC_BOOL || c->value.dtype == BC_FLOAT16)
             c->value.dtype = BC_INT32; /* no sums on bool; binary16 sums round */
         return;

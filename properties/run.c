@@ -45,6 +45,7 @@ typedef struct runner {
     int64_t next_chunk;
     double start, *deadline;
     int64_t cases_done, failures_seen;
+    bc_sut_value_caps caps; /* the SUT's, for the value generators */
     double last_progress;
 } runner;
 
@@ -170,7 +171,7 @@ static void *work(void *arg)
                 continue;
             bc_prng r;
             bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
-            bc_property_gen(ref->property, ref->rule, &r, w->scratch);
+            bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
             bc_classify(w->scratch, w->coverage, w->rejects);
             switch (bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail)) {
             case BC_CHECK_PASS: acc->passed++; break;
@@ -297,6 +298,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     runner run;
     memset(&run, 0, sizeof run);
     run.config = cfg;
+    run.caps = bc_sut_value_caps_of(cfg->sut);
     run.cells = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cells);
     run.deadline = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.deadline);
     worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
@@ -364,7 +366,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         bc_vector *v = workers[0].scratch;
         bc_prng r;
         bc_prng_init(&r, cfg->seed, run.cells[c].stream, (uint64_t)first);
-        bc_property_gen(run.cells[c].property, run.cells[c].rule, &r, v);
+        bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
         char *original = vector_line(v), detail[1024];
         bc_check_ctx ctx = {cfg->sut, 0, NULL};
         int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,

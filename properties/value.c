@@ -198,40 +198,75 @@ static bc_value_op pick_kind(bc_prng *r, unsigned allowed)
     return BC_VALUE_ELEMENTWISE; /* not reached */
 }
 
-static bc_dtype pick_dtype(bc_prng *r)
+/* A dtype among `allowed` (bit per bc_dtype; 0 or none of the table's:
+ * int32), weighted toward the common ones. */
+static bc_dtype pick_dtype(bc_prng *r, unsigned allowed)
 {
     static const struct {
         bc_dtype t;
         int weight;
     } table[] = {{BC_INT32, 30}, {BC_INT64, 12}, {BC_FLOAT32, 22}, {BC_FLOAT64, 10},
                  {BC_INT8, 6},   {BC_UINT8, 6},  {BC_BOOL, 7},     {BC_FLOAT16, 7}};
-    int x = (int)bc_prng_below(r, 100);
+    int total = 0;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if ((allowed >> table[i].t) & 1u && bc_dtype_available(table[i].t))
+            total += table[i].weight;
+    if (total == 0)
+        return BC_INT32;
+    int x = (int)bc_prng_below(r, (uint64_t)total);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (!((allowed >> table[i].t) & 1u) || !bc_dtype_available(table[i].t))
+            continue;
         if (x < table[i].weight)
-            return bc_dtype_available(table[i].t) ? table[i].t : BC_INT32;
+            return table[i].t;
         x -= table[i].weight;
     }
-    return BC_INT32;
+    return BC_INT32; /* not reached */
 }
 
-void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, int strided, bc_vector *c)
+/* The dtypes on which some op of `ops` is defined. */
+static unsigned dtypes_for_ops(unsigned ops)
+{
+    unsigned d = 0;
+    for (int t = 0; t < BC_DTYPE_COUNT; t++)
+        for (int op = 0; op < BC_OP_COUNT; op++)
+            if ((ops >> op) & 1u && bc_op_takes_dtype((bc_op)op, (bc_dtype)t))
+                d |= 1u << t;
+    return d;
+}
+
+void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
+                  int strided, bc_vector *c)
 {
     unsigned allowed = kinds & kinds_of_rule(rule);
+    if (allowed & caps->kinds)
+        allowed &= caps->kinds; /* else ask anyway: it will say "unsupported" */
     bc_value_case v;
     memset(&v, 0, sizeof v);
     v.present = 1;
     v.kind = allowed ? pick_kind(r, allowed) : BC_VALUE_ELEMENTWISE;
-    v.dtype = pick_dtype(r);
-    if (v.kind == BC_VALUE_SUM_TO_SHAPE && v.dtype == BC_BOOL)
-        v.dtype = BC_INT32; /* sums are not defined on bool */
+    int nary = v.kind == BC_VALUE_ELEMENTWISE &&
+               (rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) && bc_prng_percent(r, 12);
+    /* max and min take every dtype, so each fallback below has an op for it */
+    const unsigned all_ops = (1u << BC_OP_COUNT) - 1,
+                   nary_ops = (1u << BC_OP_ADD) | (1u << BC_OP_MUL) | (1u << BC_OP_MAX) |
+                              (1u << BC_OP_MIN);
+    unsigned ops = nary ? nary_ops : all_ops;
+    if (ops & caps->ops)
+        ops &= caps->ops;
+    unsigned dtypes = caps->dtypes;
+    if (v.kind == BC_VALUE_ELEMENTWISE && (dtypes & dtypes_for_ops(ops)))
+        dtypes &= dtypes_for_ops(ops);
+    if (v.kind == BC_VALUE_SUM_TO_SHAPE)
+        dtypes &= ~(1u << BC_BOOL); /* sums are not defined on bool */
+    v.dtype = pick_dtype(r, dtypes);
     bc_gen_request req = {rule, 0, 0, 10, 0, 1};
-    int nary = 0;
     if (v.kind == BC_VALUE_ELEMENTWISE) {
-        nary = (rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) && bc_prng_percent(r, 12);
-        static const bc_op nary_ops[] = {BC_OP_ADD, BC_OP_MUL, BC_OP_MAX, BC_OP_MIN};
+        if (!((dtypes_for_ops(ops) >> v.dtype) & 1u))
+            ops = nary ? nary_ops : all_ops; /* nothing declared fits: ask anyway */
         do {
-            v.op = nary ? nary_ops[bc_prng_below(r, 4)] : (bc_op)bc_prng_below(r, BC_OP_COUNT);
-        } while (!bc_op_takes_dtype(v.op, v.dtype));
+            v.op = (bc_op)bc_prng_below(r, BC_OP_COUNT);
+        } while (!((ops >> v.op) & 1u) || !bc_op_takes_dtype(v.op, v.dtype));
         req.min_operands = nary ? 3 : 2;
         req.max_operands = nary ? 4 : 2;
     } else if (v.kind == BC_VALUE_SELECT) {

@@ -31,10 +31,12 @@ void *bc_arena_alloc(bc_arena *a, size_t size);
 #define BC_VALUE_KIND(k) (1u << (k))
 
 /* Fills c with a value case for rule: the operation (one of `kinds` that
- * the rule takes), dtype, shapes of at most 64 elements per operand (at
- * least 10 % of cases with a 0 dim), and the layout and values seeds.
- * strided: always a non-contiguous layout (else 60 % of the time). */
-void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, int strided, bc_vector *c);
+ * the rule takes and caps allows), dtype and op (among those caps allows,
+ * when it allows any), shapes of at most 64 elements per operand (at least
+ * 10 % of cases with a 0 dim), and the layout and values seeds.  strided:
+ * always a non-contiguous layout (else 60 % of the time). */
+void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
+                  int strided, bc_vector *c);
 
 /* ---- a value question from a case ----------------------------------------- */
 

@@ -154,8 +154,8 @@ static const cli_case shape_cases[] = {
     /* value cases: run, replay exactly, bad value keys */
     {{"run", "--sut", "mutant:flat-modulo", "--cases", "10", "--value-cases", "2000", "--rule",
       "numpy", "--property", "value-differential"}, 1, NULL, NULL,
-     "broadcheck replay --sut mutant:flat-modulo --property value-differential 'numpy op=add "
-     "dtype=int32 [2,1] [2] -> [2,2]'"},
+     "broadcheck replay --sut mutant:flat-modulo --property value-differential 'numpy op=where "
+     "dtype=int32 [2] [] [2,1] -> [2,2]'"},
     {{"replay", "--sut", "mutant:flat-modulo", "--property", "value-differential",
       "numpy op=add dtype=int32 [2,1] [2] -> [2,2]"}, 1,
      "FAIL value-differential on mutant:flat-modulo: int32 SUT: element [0,1] is 101, reference "

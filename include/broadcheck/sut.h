@@ -83,6 +83,18 @@ struct bc_sut {
     const bc_sut_ops *ops;
 };
 
+/* What a SUT computes, so that value generators ask mostly what it can
+ * answer (a question outside it would only come back "unsupported"). */
+typedef struct bc_sut_value_caps {
+    unsigned kinds;  /* bit (1u << bc_value_op) per kind it computes */
+    unsigned ops;    /* bit (1u << bc_op), for BC_VALUE_ELEMENTWISE */
+    unsigned dtypes; /* bit (1u << bc_dtype) */
+} bc_sut_value_caps;
+
+/* The value capabilities sut declares: everything for a built-in SUT,
+ * the adapter's declaration for an external one (sut_loader.h). */
+bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut);
+
 /* The reference's answer to a value question, computed by evaluator ev
  * (BC_EVAL_FAST for the reference SUT, BC_EVAL_NAIVE as the oracle of the
  * value properties).  Adapters and mutants build on it. */

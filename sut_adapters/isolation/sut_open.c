@@ -132,6 +132,21 @@ void bc_sut_close(const bc_sut *sut)
     bc_isolated_close(sut);
 }
 
+bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)
+{
+    const bc_adapter_capabilities *c = bc_isolated_caps(sut);
+    bc_sut_value_caps v = {(1u << BC_VALUE_OP_COUNT) - 1, (1u << BC_OP_COUNT) - 1,
+                           (1u << BC_DTYPE_COUNT) - 1};
+    if (!c)
+        return v;
+    /* adapter.h's enums have the values of broadcheck's (static-asserted
+     * there); its features hold the kinds from FEATURE_ELEMENTWISE on. */
+    v.kinds = (c->features / BC_ADAPTER_FEATURE_ELEMENTWISE) & v.kinds;
+    v.ops = c->ops & v.ops;
+    v.dtypes = c->dtypes & v.dtypes;
+    return v;
+}
+
 void bc_sut_describe_caps(const bc_sut *sut, char *buf, size_t cap)
 {
     const bc_adapter_capabilities *c = bc_isolated_caps(sut);
