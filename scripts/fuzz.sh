@@ -13,7 +13,7 @@ case $seconds in ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got
 
 cmake --workflow --preset fuzz >/dev/null
 
-targets=(fuzz_shape_parse fuzz_vector_parse fuzz_corpus fuzz_case)
+targets=(fuzz_shape_parse fuzz_vector_parse fuzz_corpus fuzz_case fuzz_wire)
 work=build/fuzz/run
 rm -rf "$work"
 pids=()
