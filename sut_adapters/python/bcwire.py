@@ -1,0 +1,354 @@
+"""The worker side of broadcheck's wire protocol (sut_adapters/PROTOCOL.md).
+
+Standard library only: the three workers beside this file (numpy, torch,
+onnx) import it before they try to import their library, so that a missing
+library can still be reported with a FATAL frame.
+
+A worker does:
+
+    channel = bcwire.Channel()          # first: takes stdout for the protocol
+    try:
+        import numpy
+    except Exception as e:              # missing or broken: "not available"
+        channel.fatal("numpy not available: %s" % e)
+    channel.serve(caps, shape_fn, eval_fn)
+
+shape_fn(params, shapes) returns the result shape (a list of ints);
+eval_fn(request) returns (shape, bytes of the result row-major).  Either
+raises Rejected (not broadcastable, with an error kind if the library names
+one), Unsupported (the library cannot answer this one), or anything else (the
+library failed: answered as an internal error with the exception's text).
+"""
+import os
+import struct
+import sys
+
+PROTOCOL_VERSION = 1
+HELLO, FATAL, SHAPE, EVAL, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x20
+MAX_PAYLOAD = 256 << 20
+
+# ---- enum values, fixed by include/broadcheck/adapter.h --------------------
+
+RULE_NONE, RULE_NUMPY, RULE_ONNX_UNI, RULE_PDPD, RULE_BROADCAST_TO, \
+    RULE_BIDIRECTIONAL, RULE_EXPLICIT = range(7)
+PROFILE_DEFAULT = 0
+OPT_AXIS, OPT_PROFILE, OPT_AXES, OPT_AXES_MAPPING = 1, 2, 4, 8
+
+BOOL, INT8, UINT8, INT32, INT64, FLOAT32, FLOAT64, FLOAT16 = range(8)
+DTYPE_NAMES = ("bool", "int8", "uint8", "int32", "int64", "float32", "float64", "float16")
+DTYPE_SIZE = (1, 1, 1, 4, 8, 4, 8, 2)
+FLOAT_DTYPES = (FLOAT32, FLOAT64, FLOAT16)
+
+ADD, SUB, MUL, DIV, MAX, MIN, EQUAL, LESS, AND, OR = range(10)
+OP_NAMES = ("add", "sub", "mul", "div", "max", "min", "equal", "less", "and", "or")
+
+VALUE_ELEMENTWISE, VALUE_SELECT, VALUE_BROADCAST, VALUE_SUM_TO_SHAPE = range(4)
+
+FEATURE_SHAPE, FEATURE_ELEMENTWISE, FEATURE_SELECT, FEATURE_BROADCAST, \
+    FEATURE_SUM_TO_SHAPE = 1, 2, 4, 8, 16
+
+OK, REJECTED, UNSUPPORTED, INTERNAL_ERROR = range(4)
+
+ERR_UNKNOWN, ERR_RANK_MISMATCH, ERR_DIM_MISMATCH, ERR_RANK_TOO_LARGE, \
+    ERR_AXIS_OUT_OF_RANGE, ERR_WINDOW_OUT_OF_RANGE, ERR_AXES_DUPLICATE, \
+    ERR_AXES_UNSORTED, ERR_AXES_COUNT, ERR_NEGATIVE_DIM, ERR_OPERAND_COUNT, \
+    ERR_BAD_PARAMS, ERR_OVERFLOW = range(13)
+
+MAX_RANK = 64       # the protocol's limits (PROTOCOL.md, HELLO)
+MAX_OPERANDS = 72
+
+
+def bits(*values):
+    """The mask with bit `1 << v` for each v: rules, ops, dtypes."""
+    mask = 0
+    for v in values:
+        mask |= 1 << v
+    return mask
+
+
+class Rejected(Exception):
+    """The library refused the question: not broadcastable or invalid input."""
+
+    def __init__(self, message, kind=ERR_UNKNOWN):
+        super().__init__(message)
+        self.kind = kind
+
+
+class Unsupported(Exception):
+    """The library cannot answer this question (never counted as a pass)."""
+
+
+# BROADCHECK_SKIP_KNOWN=all, or a comma list of names: the questions of those
+# known divergences (each documented in docs/certifications/) are answered
+# "unsupported" instead of the library's answer.  Off by default: a
+# certification shows every divergence.  CI sets it to check that nothing
+# *else* diverges, and replays each known one without it.
+SKIP_KNOWN = frozenset(n.strip() for n in os.environ.get("BROADCHECK_SKIP_KNOWN", "").split(",")
+                       if n.strip())
+
+
+def skip_known(name, why):
+    """Called where the library is about to give known divergence `name`."""
+    if name in SKIP_KNOWN or "all" in SKIP_KNOWN:
+        raise Unsupported("known divergence %s, skipped (BROADCHECK_SKIP_KNOWN): %s"
+                          % (name, why))
+
+
+# ---- what a question carries -------------------------------------------------
+
+class Params:
+    """A rule and its options, as in the SHAPE payload."""
+
+    def __init__(self, rule, options, profile, axis, axes):
+        self.rule, self.options, self.profile = rule, options, profile
+        self.axis, self.axes = axis, axes
+
+    def has_options(self):
+        """Any option beyond the rule's defaults (an axis, axes, a profile)."""
+        return bool(self.options & (OPT_AXIS | OPT_AXES | OPT_AXES_MAPPING)) or \
+            bool(self.options & OPT_PROFILE and self.profile != PROFILE_DEFAULT)
+
+
+class Tensor:
+    """A strided view over the elements that came with it (PROTOCOL.md).
+
+    Element (i0, ...) is element number offset + sum(i_k * strides[k]) of
+    `data`; strides may be negative, 0 or leave gaps."""
+
+    def __init__(self, dtype, dims, strides, offset, nelem, data):
+        self.dtype, self.dims, self.strides = dtype, dims, strides
+        self.offset, self.nelem, self.data = offset, nelem, data
+
+    def numel(self):
+        n = 1
+        for d in self.dims:
+            n *= d
+        return n
+
+    def positive_strides(self):
+        """The same view with no negative stride, for libraries that have none
+        (torch): returns (strides, offset, flipped axes).  An axis walked
+        backwards starts at its last element instead and is listed in
+        `flipped`, so the caller reverses it (a copy in torch); a negative
+        stride on an axis of size <= 1 is never used, so it is just dropped."""
+        strides, offset, flipped = list(self.strides), self.offset, []
+        for k, (d, s) in enumerate(zip(self.dims, self.strides)):
+            if s >= 0:
+                continue
+            if d > 1:
+                offset += (d - 1) * s
+                flipped.append(k)
+            strides[k] = -s
+        return strides, offset, flipped
+
+
+class EvalRequest:
+    def __init__(self, kind, op, operand, params, shapes, out_dtype, capacity, inputs):
+        self.kind, self.op, self.operand = kind, op, operand
+        self.params, self.shapes = params, shapes
+        self.out_dtype, self.capacity, self.inputs = out_dtype, capacity, inputs
+
+
+class Capabilities:
+    """What the HELLO declares.  Declare only what the library really does:
+    the harness answers everything else "unsupported" without asking."""
+
+    def __init__(self, name, version, description, features, rules, ops=0, dtypes=0,
+                 max_rank=MAX_RANK, max_operands=MAX_OPERANDS, profiles=0):
+        self.name, self.version, self.description = name, version, description
+        self.features, self.rules, self.profiles = features, rules, profiles
+        self.ops, self.dtypes = ops, dtypes
+        self.max_rank, self.max_operands = max_rank, max_operands
+
+
+# ---- decoding ------------------------------------------------------------------
+
+class _Reader:
+    def __init__(self, payload):
+        self.p, self.at = payload, 0
+
+    def take(self, fmt):
+        size = struct.calcsize(fmt)
+        if self.at + size > len(self.p):
+            raise ValueError("truncated question: %d bytes needed at offset %d, %d left"
+                             % (size, self.at, len(self.p) - self.at))
+        v = struct.unpack_from(fmt, self.p, self.at)
+        self.at += size
+        return v[0] if len(v) == 1 else v
+
+    def ints(self, n):
+        return list(self.take("<%dq" % n)) if n > 1 else ([self.take("<q")] if n else [])
+
+    def raw(self, n):
+        if n < 0 or self.at + n > len(self.p):
+            raise ValueError("truncated question: %d data bytes at offset %d" % (n, self.at))
+        v = self.p[self.at:self.at + n]
+        self.at += n
+        return v
+
+    def done(self):
+        if self.at != len(self.p):
+            raise ValueError("%d unexpected bytes after the question" % (len(self.p) - self.at))
+
+
+def _read_params(r):
+    rule, options, profile, axis, naxes = r.take("<IIIqI")
+    axes = r.ints(naxes)
+    n = r.take("<I")
+    shapes = [r.ints(r.take("<I")) for _ in range(n)]
+    return Params(rule, options, profile, axis, axes), shapes
+
+
+def _read_tensor(r):
+    dtype, rank = r.take("<II")
+    if dtype >= len(DTYPE_SIZE) or rank > MAX_RANK:
+        raise ValueError("bad tensor header: dtype %d, rank %d" % (dtype, rank))
+    dims, strides = r.ints(rank), r.ints(rank)
+    offset, nelem = r.take("<qq")
+    data = r.raw(nelem * DTYPE_SIZE[dtype])
+    return Tensor(dtype, dims, strides, offset, nelem, data)
+
+
+def decode_shape(payload):
+    r = _Reader(payload)
+    params, shapes = _read_params(r)
+    r.done()
+    return params, shapes
+
+
+def decode_eval(payload):
+    r = _Reader(payload)
+    kind, op, operand = r.take("<IIi")
+    params, shapes = _read_params(r)
+    out_dtype, capacity, ninputs = r.take("<IqI")
+    inputs = [_read_tensor(r) for _ in range(ninputs)]
+    r.done()
+    return EvalRequest(kind, op, operand, params, shapes, out_dtype, capacity, inputs)
+
+
+# ---- encoding ------------------------------------------------------------------
+
+def _text(s, limit):
+    b = s.encode("utf-8", "replace").replace(b"\0", b" ")[:limit]
+    return struct.pack("<I", len(b)) + b
+
+
+def _frame(kind, seq, payload):
+    return b"bc" + struct.pack("<HII", kind, seq, len(payload)) + payload
+
+
+def encode_hello(c):
+    description = c.description
+    if SKIP_KNOWN:  # the reports say that this run skipped known divergences
+        description += " [BROADCHECK_SKIP_KNOWN=%s]" % ",".join(sorted(SKIP_KNOWN))
+    return (struct.pack("<I", PROTOCOL_VERSION) + _text(c.name, 255) + _text(c.version, 255) +
+            _text(description, 1023) +
+            struct.pack("<7I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
+                        c.max_rank, c.max_operands))
+
+
+def encode_answer(status, kind=0, shape=(), message="", out=b""):
+    shape = [int(d) for d in shape]
+    return (struct.pack("<4I", status, kind, 0, len(shape)) +
+            struct.pack("<%dq" % len(shape), *shape) + _text(message, 4095) +
+            struct.pack("<q", len(out)) + out)
+
+
+def _one_line(e):
+    text = " ".join(str(e).split())
+    return "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
+
+
+# ---- the channel -----------------------------------------------------------------
+
+class Channel:
+    """Owns the protocol stream.  Created first thing: it moves the real
+    stdout aside and points file descriptor 1 at stderr, so that nothing the
+    library prints (from Python or from C) can corrupt the stream."""
+
+    def __init__(self):
+        out_fd = os.dup(1)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        self.out = os.fdopen(out_fd, "wb")
+        self.inp = sys.stdin.buffer
+
+    def _send(self, kind, seq, payload):
+        self.out.write(_frame(kind, seq, payload))
+        self.out.flush()
+
+    def fatal(self, message):
+        """Cannot serve (instead of HELLO): broadcheck reports the message as
+        "not available" and exits 2.  Does not return."""
+        self._send(FATAL, 0, _text(message, 4095))
+        sys.exit(1)
+
+    def _read_exact(self, n):
+        chunks, left = [], n
+        while left > 0:
+            b = self.inp.read(left)
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        return b"".join(chunks)
+
+    def serve(self, caps, shape_fn, eval_fn):
+        """HELLO, then one answer per question until the harness closes stdin."""
+        self._send(HELLO, 0, encode_hello(caps))
+        while True:
+            head = self._read_exact(12)
+            if not head:
+                return 0  # the harness is done
+            if len(head) < 12 or head[:2] != b"bc":
+                sys.stderr.write("bcwire: malformed frame header from the harness\n")
+                return 2
+            kind, seq, length = struct.unpack("<HII", head[2:])
+            payload = self._read_exact(length) if length <= MAX_PAYLOAD else b""
+            if kind not in (SHAPE, EVAL) or len(payload) != length:
+                sys.stderr.write("bcwire: unexpected frame 0x%x of %d bytes\n" % (kind, length))
+                return 2
+            self._send(ANSWER, seq, _respond(kind, payload, shape_fn, eval_fn))
+
+
+def _respond(kind, payload, shape_fn, eval_fn):
+    try:
+        if kind == SHAPE:
+            return encode_answer(OK, shape=shape_fn(*decode_shape(payload)))
+        req = decode_eval(payload)
+        shape, out = eval_fn(req)
+        count = 1
+        for d in shape:
+            count *= d
+        # The harness has room for the reference's result only; a larger
+        # answer is caught by its shape, so its values are not sent.
+        return encode_answer(OK, shape=shape, out=out if count <= req.capacity else b"")
+    except Rejected as e:
+        return encode_answer(REJECTED, e.kind, message=" ".join(str(e).split()))
+    except Unsupported as e:
+        return encode_answer(UNSUPPORTED, message=str(e))
+    except Exception as e:  # the library (or this adapter) failed: say how, carry on
+        return encode_answer(INTERNAL_ERROR, message=_one_line(e))
+
+
+def classify(message, table):
+    """The error kind for a library's exception text: the first (substring,
+    kind) of `table` found in it, else ERR_UNKNOWN."""
+    for needle, kind in table:
+        if needle in message:
+            return kind
+    return ERR_UNKNOWN
+
+
+def check_operand_count(shapes, count):
+    """The library call takes exactly `count` tensors (its signature)."""
+    if len(shapes) != count:
+        raise Rejected("the call takes %d operands, %d given" % (count, len(shapes)),
+                       ERR_OPERAND_COUNT)
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n

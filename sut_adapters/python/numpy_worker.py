@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""A broadcheck worker for NumPy: NumPy's own broadcasting, certified.
+
+    broadcheck run --sut 'exec:/usr/bin/python3 sut_adapters/python/numpy_worker.py'
+
+Every answer is NumPy's: shapes come from numpy.broadcast_shapes and
+numpy.broadcast_to, values from ufuncs on numpy.lib.stride_tricks.as_strided
+views of the very bytes broadcheck sent (negative strides, gaps and offsets
+included).  What each rule and operation maps to, and why, is in
+docs/certifications/numpy.md; in short:
+
+  numpy          broadcast_shapes; ufuncs (n operands: a left fold); where;
+                 sum-to-shape as a NumPy user reduces a gradient
+                 (g.sum(axis=leading and stretched axes).reshape(shape))
+  onnx-uni       broadcast_to(B, A) for shapes; ufunc(a, b, out=<A's shape>)
+                 for values: NumPy's one-way rule of `a += b`
+  broadcast-to   broadcast_to
+  bidirectional  broadcast_to(x, broadcast_shapes(x.shape, target)), ONNX
+                 Expand's own definition ("numpy.array(input) * numpy.ones(shape)")
+  none           only operands of equal shape: NumPy always broadcasts and
+                 has no mode that refuses unequal shapes, so those questions
+                 are answered "unsupported"
+  pdpd, explicit not declared: NumPy has no axis-anchored broadcasting.
+
+div on integers is numpy.floor_divide (NumPy's integer division: it floors,
+broadcheck truncates, a divergence the certification shows and classifies).
+
+Limits (HELLO): rank 32, NPY_MAXDIMS in numpy/core/include/numpy/
+ndarraytypes.h of NumPy 1.x (numpy.broadcast_shapes((1,)*33) raises "maximum
+supported dimension for an ndarray is 32"); operands: no NumPy limit
+(broadcast_shapes folds 32 at a time past NPY_MAXARGS), so the protocol's 72.
+
+BROADCHECK_SKIP_KNOWN=all (or a comma list of names below) answers the
+questions of each known divergence "unsupported" instead, so that CI can
+check that nothing else diverges (bcwire.py).
+"""
+import functools
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bcwire as w  # noqa: E402  (standard library only: works without NumPy)
+
+channel = w.Channel()
+try:
+    import numpy as np
+    from numpy.lib.stride_tricks import as_strided
+except Exception as e:  # missing or broken: "not available", never a pass
+    channel.fatal("numpy not available: %s" % e)
+
+np.seterr(all="ignore")  # integer wrap and x/0 are answers, not warnings
+
+NP_DTYPES = [np.dtype(t) for t in ("?", "i1", "u1", "<i4", "<i8", "<f4", "<f8", "<f2")]
+
+# NumPy's ValueError texts, to the error kinds they name (spec/RULES.md §12).
+ERRORS = (
+    ("negative dimensions are not allowed", w.ERR_NEGATIVE_DIM),
+    ("broadcast shape must be non-negative", w.ERR_NEGATIVE_DIM),
+    ("cannot be broadcast to a single shape", w.ERR_DIM_MISMATCH),
+    ("could not be broadcast together", w.ERR_DIM_MISMATCH),
+    ("more dimensions than allowed by the axis remapping", w.ERR_RANK_TOO_LARGE),
+    ("cannot broadcast a non-scalar to a scalar array", w.ERR_RANK_TOO_LARGE),
+    # the element count does not fit in npy_intp: NumPy cannot hold the shape
+    ("broadcast dimensions too large", w.ERR_OVERFLOW),
+    ("iterator is too large", w.ERR_OVERFLOW),
+    ("array is too big", w.ERR_OVERFLOW),
+    # "non-broadcastable output operand" (onnx-uni values) is either a rank
+    # or a dim problem: NumPy does not say which, so it stays unknown.
+)
+
+
+def numpy_call(fn, *args, **kwargs):
+    """Calls NumPy; a ValueError or TypeError is NumPy refusing the input."""
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, TypeError) as e:
+        kind = w.classify(str(e), ERRORS)
+        if "array is too big" in str(e):  # only from broadcast_shapes' fold past 32 shapes
+            w.skip_known("fold-itemsize-overflow", "broadcast_shapes of more than 32 shapes "
+                         "refuses results of 2**60 elements and more: %s" % e)
+        if kind == w.ERR_OVERFLOW:
+            w.skip_known("numel-overflow", "NumPy cannot hold a shape of more than "
+                         "2**63-1 elements: %s" % e)
+        raise w.Rejected(str(e), kind)
+
+
+def placeholder(shape):
+    """An array of `shape` holding no bytes: what numpy.broadcast_shapes
+    itself builds, so shapes with dims up to INT64_MAX can be asked."""
+    return np.empty(shape, dtype=[])
+
+
+def require_equal(shapes):
+    if any(s != shapes[0] for s in shapes):
+        raise w.Unsupported("rule none: NumPy broadcasts unequal shapes; it has no operation "
+                            "that refuses them")
+
+
+# ---- shapes -------------------------------------------------------------------
+
+def result_shape(params, shapes):
+    """The rule's result shape as NumPy computes it."""
+    if params.has_options():
+        raise w.Unsupported("NumPy's broadcasting takes no axis, axes or profile")
+    rule = params.rule
+    if rule == w.RULE_NONE:
+        require_equal(shapes)
+        return list(numpy_call(np.broadcast_shapes, *shapes))
+    if rule == w.RULE_NUMPY:
+        return list(numpy_call(np.broadcast_shapes, *shapes))
+    w.check_operand_count(shapes, 2)
+    if rule == w.RULE_ONNX_UNI:  # B onto A, one way: what `a += b` allows
+        a, b = shapes
+        return list(numpy_call(lambda: np.broadcast_to(placeholder(b), a).shape))
+    if rule == w.RULE_BROADCAST_TO:
+        x, target = shapes
+        return list(numpy_call(lambda: np.broadcast_to(placeholder(x), target).shape))
+    if rule == w.RULE_BIDIRECTIONAL:
+        return list(numpy_call(np.broadcast_shapes, *shapes))
+    raise w.Unsupported("NumPy has no rule %d" % rule)
+
+
+# ---- values -------------------------------------------------------------------
+
+def to_array(t):
+    """The view broadcheck sent, as NumPy sees strided memory: the received
+    elements copied once into an aligned buffer, gaps included, and
+    as_strided over it with the same (possibly negative) strides."""
+    dt = NP_DTYPES[t.dtype]
+    if t.numel() == 0 or t.nelem == 0:
+        return np.empty(t.dims, dt)
+    buf = np.frombuffer(t.data, dt).copy()
+    return as_strided(buf[t.offset:], shape=t.dims,
+                      strides=[s * dt.itemsize for s in t.strides], writeable=False)
+
+
+def int_div(a, b, **kwargs):
+    w.skip_known("int-div-floors", "NumPy's integer division floors")
+    return np.floor_divide(a, b, **kwargs)
+
+
+def ufunc_for(op, dtype):
+    if op == w.DIV:
+        return np.true_divide if dtype in w.FLOAT_DTYPES else int_div
+    return (np.add, np.subtract, np.multiply, None, np.maximum, np.minimum,
+            np.equal, np.less, np.logical_and, np.logical_or)[op]
+
+
+def elementwise(req, arrays):
+    f = ufunc_for(req.op, req.inputs[0].dtype)
+    if req.params.rule == w.RULE_ONNX_UNI:
+        # out= fixes the result to A's shape: B (and A) broadcast onto it only.
+        w.check_operand_count(req.shapes, 2)
+        out = np.empty(req.shapes[0], NP_DTYPES[req.out_dtype])
+        return numpy_call(f, arrays[0], arrays[1], out=out)
+    if req.params.rule == w.RULE_NONE:
+        require_equal(req.shapes)
+    return numpy_call(functools.reduce, f, arrays)  # n operands: ((x0 op x1) op x2) ...
+
+
+def sum_to_shape(req, g):
+    """A NumPy user's "unbroadcast": sum the gradient over the leading axes and
+    the axes the operand stretched from 1, then give it the operand's shape."""
+    forward = result_shape(req.params, req.shapes)
+    if list(g.shape) != forward:
+        raise RuntimeError("the gradient has shape %s but NumPy's broadcast gives %s"
+                           % (list(g.shape), forward))
+    if g.dtype == np.float16:
+        w.skip_known("float16-sum-order", "NumPy sums float16 pairwise in float32, rounding "
+                     "once; broadcheck rounds after every term")
+    shape = req.shapes[req.operand]
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape)
+                                      if d == 1 and g.shape[lead + k] != 1)
+    return numpy_call(lambda: np.sum(g, axis=axes).astype(g.dtype).reshape(shape))
+
+
+def evaluate(req):
+    if req.params.has_options():
+        raise w.Unsupported("NumPy's broadcasting takes no axis, axes or profile")
+    arrays = [to_array(t) for t in req.inputs]
+    if req.kind == w.VALUE_ELEMENTWISE:
+        r = elementwise(req, arrays)
+    elif req.kind == w.VALUE_SELECT:
+        if req.params.rule == w.RULE_NONE:
+            require_equal(req.shapes)
+        r = numpy_call(np.where, *arrays)
+    elif req.kind == w.VALUE_BROADCAST:
+        target = result_shape(req.params, req.shapes)  # bidirectional: numpy(x, target)
+        r = numpy_call(np.broadcast_to, arrays[0], target)
+    else:
+        r = sum_to_shape(req, arrays[0])
+    r = np.asarray(r)
+    if r.dtype != NP_DTYPES[req.out_dtype]:
+        raise RuntimeError("NumPy computed %s, the question is for %s"
+                           % (r.dtype, w.DTYPE_NAMES[req.out_dtype]))
+    return list(r.shape), np.ascontiguousarray(r).tobytes()
+
+
+CAPS = w.Capabilities(
+    "numpy", np.__version__,
+    "NumPy %s: broadcast_shapes, broadcast_to, ufuncs, where, sum over broadcast axes "
+    "(rule none: equal shapes only)" % np.__version__,
+    features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
+    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
+    rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
+                 w.RULE_BIDIRECTIONAL),
+    ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
+    max_rank=32, max_operands=w.MAX_OPERANDS)
+
+if __name__ == "__main__":
+    sys.exit(channel.serve(CAPS, result_shape, evaluate))
