@@ -213,6 +213,22 @@ static bc_check compare(const bc_sut_answer *a, const char *what_a, const bc_sut
     return BC_CHECK_FAIL;
 }
 
+/* A case on which the property has nothing to compare: still ask the SUT
+ * the case itself, so that a pass means it answered (a rule it does not
+ * declare shows as unsupported, a crash as a failure). */
+static bc_check nothing_to_compare(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                   size_t cap)
+{
+    bc_sut_answer a;
+    ask(ctx, &c->params, c->nshapes, c->shapes, &a);
+    if (a.status == BC_SUT_UNSUPPORTED)
+        return BC_CHECK_UNSUPPORTED;
+    if (a.status != BC_SUT_INTERNAL_ERROR)
+        return BC_CHECK_PASS;
+    snprintf(detail, cap, "SUT: internal error (%s)", a.message);
+    return BC_CHECK_FAIL;
+}
+
 /* ---- the checks ---------------------------------------------------------- */
 
 static bc_check shape_differential(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
@@ -305,7 +321,7 @@ static bc_check identity(bc_check_ctx *ctx, const bc_vector *c, char *detail, si
                 base.status = BC_SUT_REJECTED;
     } else {
         if (n >= BC_MAX_OPERANDS)
-            return BC_CHECK_PASS; /* no room for another operand */
+            return nothing_to_compare(ctx, c, detail, cap); /* no room for another operand */
         ask(ctx, &c->params, n, c->shapes, &base);
     }
     int slot = c->params.rule == BC_RULE_BIDIRECTIONAL ? 1 : n;
@@ -345,7 +361,7 @@ static bc_check prepend_ones(bc_check_ctx *ctx, const bc_vector *c, char *detail
     if (count > BC_MAX_RANK - max_rank)
         count = BC_MAX_RANK - max_rank;
     if (count == 0)
-        return BC_CHECK_PASS; /* already at the rank limit */
+        return nothing_to_compare(ctx, c, detail, cap); /* already at the rank limit */
     bc_shape more[BC_VECTOR_MAX_SHAPES];
     for (int i = 0; i < c->nshapes; i++) {
         more[i] = c->shapes[i];
@@ -391,7 +407,7 @@ static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char
                                      size_t cap)
 {
     if (c->nshapes != 2)
-        return BC_CHECK_PASS; /* operand-count: nothing to pad */
+        return nothing_to_compare(ctx, c, detail, cap); /* operand-count: nothing to pad */
     const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
     bc_profile profile = (c->params.options & BC_OPT_PROFILE) ? c->params.profile
                                                               : BC_PROFILE_DEFAULT;
@@ -401,10 +417,10 @@ static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char
     const bc_shape *large = (paddle && b->rank >= a->rank && a->rank != b->rank) ? b : a;
     const bc_shape *small = large == a ? b : a;
     if (!paddle && b->rank > a->rank)
-        return BC_CHECK_PASS; /* rank-too-large: no window to pad into */
+        return nothing_to_compare(ctx, c, detail, cap); /* rank-too-large: no window to pad into */
     int64_t axis = c->params.axis;
     if (axis < -1)
-        return BC_CHECK_PASS;
+        return nothing_to_compare(ctx, c, detail, cap);
     if (axis == -1)
         axis = large->rank - small->rank;
     bc_shape window = *small;
@@ -412,10 +428,11 @@ static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char
         while (window.rank > 0 && window.dims[window.rank - 1] == 1)
             window.rank--;
     if (axis > large->rank || axis + window.rank > large->rank)
-        return BC_CHECK_PASS; /* axis or window out of range: nothing to pad */
+        /* axis or window out of range: nothing to pad */
+        return nothing_to_compare(ctx, c, detail, cap);
     for (int k = 0; k < window.rank; k++)
         if (window.dims[k] < 0)
-            return BC_CHECK_PASS;
+            return nothing_to_compare(ctx, c, detail, cap);
     /* Pad: `axis` leading 1s, then the window, then 1s up to the larger rank. */
     bc_shape padded;
     padded.rank = large->rank;
@@ -442,7 +459,8 @@ static bc_check explicit_forms_agree(bc_check_ctx *ctx, const bc_vector *c, char
 {
     if (!(c->params.options & BC_OPT_AXES) || (c->params.options & BC_OPT_AXES_MAPPING) ||
         c->nshapes != 2)
-        return BC_CHECK_PASS; /* only the broadcast_axes spelling translates */
+        /* only the broadcast_axes spelling translates */
+        return nothing_to_compare(ctx, c, detail, cap);
     bc_sut_answer by_axes, by_mapping;
     ask(ctx, &c->params, 2, c->shapes, &by_axes);
     if (by_axes.status != BC_SUT_OK)

@@ -83,13 +83,49 @@ bc_run_config bc_run_config_default(void)
     return c;
 }
 
+/* s as one POSIX shell word: as is when it has only safe characters, else
+ * in single quotes (a ' inside becomes '\''), so that a replay line with an
+ * `exec:python3 worker.py` SUT pastes into a shell as printed. */
+static char *shell_word(const char *s)
+{
+    size_t n = strlen(s), quotes = 0;
+    int safe = n > 0;
+    for (const char *p = s; *p; p++) {
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                (*p >= '0' && *p <= '9') || strchr("_./:=,+-@%", *p) != NULL;
+        quotes += *p == '\'';
+    }
+    char *w = malloc(n + 3 * quotes + 3);
+    if (!w || safe)
+        return w ? memcpy(w, s, n + 1) : NULL;
+    char *o = w;
+    *o++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return w;
+}
+
 char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
 {
-    const char *fmt = "broadcheck replay --sut %s --property %s '%s'";
-    int len = snprintf(NULL, 0, fmt, sut_name, property, vector_line);
-    char *line = malloc((size_t)len + 1);
-    if (line)
-        snprintf(line, (size_t)len + 1, fmt, sut_name, property, vector_line);
+    const char *fmt = "broadcheck replay --sut %s --property %s %s";
+    char *sut = shell_word(sut_name), *text = shell_word(vector_line);
+    char *line = NULL;
+    if (sut && text) {
+        int len = snprintf(NULL, 0, fmt, sut, property, text);
+        line = malloc((size_t)len + 1);
+        if (line)
+            snprintf(line, (size_t)len + 1, fmt, sut, property, text);
+    }
+    free(sut);
+    free(text);
     return line;
 }
 
@@ -172,8 +208,11 @@ static void *work(void *arg)
             bc_prng r;
             bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
             bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
-            bc_classify(w->scratch, w->coverage, w->rejects);
-            switch (bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail)) {
+            bc_check verdict =
+                bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail);
+            if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
+                bc_classify(w->scratch, w->coverage, w->rejects);
+            switch (verdict) {
             case BC_CHECK_PASS: acc->passed++; break;
             case BC_CHECK_UNSUPPORTED: acc->unsupported++; break;
             default:
