@@ -32,7 +32,7 @@ fi
 # them (the adapters are then "not available" and their tests skipped).
 if [ "${BC_SETUP_ADAPTERS:-1}" != 0 ]; then
   for s in scripts/setup-adapters-*.sh; do
-    [ -e "$s" ] && bash "$s"
+    if [ -e "$s" ]; then bash "$s"; fi
   done
 fi
 
