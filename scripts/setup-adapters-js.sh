@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs the JavaScript adapters' libraries (sut_adapters/js/): TensorFlow.js
+# (tfjs-core + tfjs-backend-cpu) and ONNX Runtime (onnxruntime-node), exactly
+# as package-lock.json pins them.  Idempotent: does nothing when
+# node_modules/ already matches the lock file.
+#   scripts/setup-adapters-js.sh
+#
+# Node.js and npm come from Debian's packages when missing (apt-get, as root
+# or through sudo).  The packages are installed with --ignore-scripts:
+# onnxruntime-node's install script downloads from GitHub, which is not
+# needed on Linux x64 (its native binding ships inside the npm package) and
+# not reachable everywhere; the check at the end proves the binding loads.
+set -euo pipefail
+cd "$(dirname "$0")/../sut_adapters/js"
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  if ! command -v apt-get >/dev/null; then
+    echo "setup-adapters-js: node and npm are missing and there is no apt-get to install them;" \
+         "install Node.js (>= 18) and npm, then run this again" >&2
+    exit 1
+  fi
+  echo "setup-adapters-js: installing nodejs and npm from Debian's packages"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >/dev/null
+fi
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "setup-adapters-js: $tool is still missing" >&2; exit 1; }
+done
+
+# npm keeps a copy of the lock file it installed from in node_modules/;
+# when it equals ours, the tree is already what the lock file pins.
+if [ -f node_modules/.package-lock.json ] &&
+   node -e '
+     const a = require("./package-lock.json").packages, b = require("./node_modules/.package-lock.json").packages;
+     const v = (p) => Object.fromEntries(Object.entries(p).filter(([k]) => k).map(([k, x]) => [k, x.version]));
+     process.exit(JSON.stringify(v(a)) === JSON.stringify(v(b)) ? 0 : 1);' 2>/dev/null; then
+  echo "setup-adapters-js: node_modules already matches package-lock.json"
+else
+  npm ci --ignore-scripts --no-audit --no-fund
+fi
+
+# Both libraries must load and compute, ONNX Runtime's native binding included.
+node -e '
+  const ort = require("onnxruntime-node");
+  const tf = require("@tensorflow/tfjs-core");
+  require("@tensorflow/tfjs-backend-cpu");
+  const { oneNodeModel } = require("./onnx_proto");
+  const x = { name: "x0", dtype: "float32", dims: ["n"] };
+  (async () => {
+    await tf.setBackend("cpu");
+    tf.env().set("PROD", true); // no Node.js banner
+    const s = await ort.InferenceSession.create(oneNodeModel({ opType: "Add",
+      inputs: [x, { ...x, name: "x1" }], output: { name: "y", dtype: "float32", dims: null } }));
+    const one = new ort.Tensor("float32", Float32Array.of(1), [1]);
+    const y = (await s.run({ x0: one, x1: one })).y.data[0];
+    if (y !== 2 || tf.add(1, 1).dataSync()[0] !== 2) throw new Error("1 + 1 is not 2");
+    console.log(`setup-adapters-js: onnxruntime-node ${ort.env.versions.node} and tfjs-core ${tf.version_core} load and compute`);
+  })().catch((e) => { console.error(`setup-adapters-js: ${e.message}`); process.exit(1); });'

@@ -1,0 +1,171 @@
+'use strict';
+/*
+ * Tests of bcwire.js (the wire protocol in Node) against echo_worker.js,
+ * speaking the harness's side by hand: HELLO, questions split into single
+ * bytes and run together, strided tensors, rejections, exceptions, trailing
+ * bytes, FATAL, and exit on end of input.  `node test/bcwire_test.js`
+ * exits 0 when every check passes.
+ */
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+
+const WORKER = path.join(__dirname, 'echo_worker.js');
+
+function u32(...v) {
+  const b = Buffer.alloc(4 * v.length);
+  v.forEach((x, i) => b.writeUInt32LE(x, 4 * i));
+  return b;
+}
+const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32LE(v); return b; };
+function i64(...v) {
+  const b = Buffer.alloc(8 * v.length);
+  v.forEach((x, i) => b.writeBigInt64LE(BigInt(x), 8 * i));
+  return b;
+}
+
+function frame(type, seq, payload) {
+  const h = Buffer.alloc(12);
+  h.write('bc', 0, 'latin1');
+  h.writeUInt16LE(type, 2);
+  h.writeUInt32LE(seq, 4);
+  h.writeUInt32LE(payload.length, 8);
+  return Buffer.concat([h, payload]);
+}
+
+// params (rule numpy, no options) then shapes.
+const params = (shapes) => Buffer.concat([
+  u32(1, 0, 0), i64(-1), u32(0), u32(shapes.length),
+  ...shapes.map((s) => Buffer.concat([u32(s.length), i64(...s)])),
+]);
+const shapeQuestion = (seq, shapes) => frame(0x10, seq, params(shapes));
+
+// An int32 strided tensor: dims, strides, offset, and the elements that travel.
+const tensor = (dims, strides, offset, data) => Buffer.concat([
+  u32(3, dims.length), i64(...dims), i64(...strides), i64(offset, data.length),
+  Buffer.from(Int32Array.from(data).buffer),
+]);
+const evalQuestion = (seq, t, dims, capacity) => frame(0x11, seq, Buffer.concat([
+  u32(0, 0), i32(0), params([dims]), u32(3), i64(capacity), u32(1), t,
+]));
+
+// Reads frames off the worker's stdout.
+function startWorker(env = {}) {
+  // The broken worker's stderr (its reason, also in the FATAL frame) is not shown.
+  const stderr = env.ECHO_FAIL_LOAD ? 'ignore' : 'inherit';
+  const child = spawn(process.execPath, [WORKER],
+    { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', stderr] });
+  let buf = Buffer.alloc(0);
+  const waiting = [];
+  const frames = [];
+  const deliver = () => {
+    while (buf.length >= 12 && buf.length >= 12 + buf.readUInt32LE(8)) {
+      const len = buf.readUInt32LE(8);
+      frames.push({
+        magic: buf.toString('latin1', 0, 2), type: buf.readUInt16LE(2), seq: buf.readUInt32LE(4),
+        payload: buf.subarray(12, 12 + len),
+      });
+      buf = buf.subarray(12 + len);
+    }
+    while (waiting.length && frames.length) waiting.shift()(frames.shift());
+  };
+  child.stdout.on('data', (c) => { buf = Buffer.concat([buf, c]); deliver(); });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const next = () => new Promise((resolve) => { waiting.push(resolve); deliver(); });
+  return { child, next, exited };
+}
+
+function readAnswer(p) {
+  let at = 0;
+  const u = () => { at += 4; return p.readUInt32LE(at - 4); };
+  const status = u(), kind = u(), flags = u(), rank = u();
+  const dims = Array.from({ length: rank }, () => { at += 8; return Number(p.readBigInt64LE(at - 8)); });
+  const mlen = u();
+  const message = p.toString('utf8', at, at + mlen);
+  at += mlen;
+  const nbytes = Number(p.readBigInt64LE(at));
+  at += 8;
+  const out = p.subarray(at, at + nbytes);
+  assert.equal(at + nbytes, p.length, 'the answer has no trailing bytes');
+  return { status, kind, flags, dims, message, out };
+}
+
+async function main() {
+  const w = startWorker();
+  const hello = await w.next();
+  assert.equal(hello.magic, 'bc');
+  assert.equal(hello.type, 0x01, 'the worker speaks first, with HELLO');
+  assert.equal(hello.payload.readUInt32LE(0), 1, 'protocol version 1');
+
+  // A question that arrives one byte at a time.
+  for (const byte of shapeQuestion(1, [[2, 0, 9007199254740993n]])) {
+    w.child.stdin.write(Buffer.of(byte));
+    await new Promise((r) => setImmediate(r));
+  }
+  let f = await w.next();
+  assert.equal(f.type, 0x20);
+  assert.equal(f.seq, 1);
+  let a = readAnswer(f.payload);
+  assert.equal(a.status, 0);
+  assert.deepEqual(a.dims, [2, 0, 9007199254740992]); // read back as Number here; the int64 went out exact
+  assert.equal(f.payload.readBigInt64LE(16 + 16), 9007199254740993n, 'dims beyond 2^53 travel exactly');
+
+  // Three questions in one write: answered in order; a rejection and an exception.
+  w.child.stdin.write(Buffer.concat([
+    shapeQuestion(2, []), shapeQuestion(3, [[1], [1], [1]]), shapeQuestion(4, [[]]),
+  ]));
+  f = await w.next();
+  a = readAnswer(f.payload);
+  assert.deepEqual([f.seq, a.status, a.kind, a.message], [2, 1, 10, 'no shapes']);
+  f = await w.next();
+  a = readAnswer(f.payload);
+  assert.deepEqual([f.seq, a.status, a.message], [3, 3, 'Error: boom']);
+  f = await w.next();
+  a = readAnswer(f.payload);
+  assert.deepEqual([f.seq, a.status, a.dims], [4, 0, []]);
+
+  // A strided view: dims [2,3], strides [-1,2], offset 1 over data [10..16]:
+  // element (i,j) is data[1 - i + 2j].
+  const data = [10, 11, 12, 13, 14, 15, 16];
+  w.child.stdin.write(evalQuestion(5, tensor([2, 3], [-1, 2], 1, data), [2, 3], 6));
+  f = await w.next();
+  a = readAnswer(f.payload);
+  assert.equal(a.status, 0, a.message);
+  assert.deepEqual(a.dims, [2, 3]);
+  const want = [];
+  for (let i = 0; i < 2; i++) for (let j = 0; j < 3; j++) want.push(data[1 - i + 2 * j]);
+  assert.deepEqual(Array.from(new Int32Array(Uint8Array.from(a.out).buffer)), want);
+
+  // No room in the harness's buffer: the shape comes back, the values do not.
+  w.child.stdin.write(evalQuestion(6, tensor([2, 3], [-1, 2], 1, data), [2, 3], 5));
+  a = readAnswer((await w.next()).payload);
+  assert.deepEqual([a.status, a.dims, a.out.length], [0, [2, 3], 0]);
+
+  // A view reaching outside its data is the harness's error: an internal error, not a crash.
+  w.child.stdin.write(evalQuestion(7, tensor([3], [3], 0, [1, 2, 3]), [3], 3));
+  a = readAnswer((await w.next()).payload);
+  assert.equal(a.status, 3);
+  assert.match(a.message, /outside the data/);
+
+  // Trailing bytes after the last field.
+  w.child.stdin.write(frame(0x10, 8, Buffer.concat([params([[1]]), Buffer.of(0)])));
+  a = readAnswer((await w.next()).payload);
+  assert.equal(a.status, 3);
+  assert.match(a.message, /1 bytes after its last field/);
+
+  // End of input: the worker exits 0.
+  w.child.stdin.end();
+  assert.equal(await w.exited, 0);
+
+  // A library that cannot be loaded: FATAL instead of HELLO, exit 2.
+  const broken = startWorker({ ECHO_FAIL_LOAD: '1' });
+  const fatal = await broken.next();
+  assert.equal(fatal.type, 0x02);
+  const len = fatal.payload.readUInt32LE(0);
+  assert.equal(fatal.payload.toString('utf8', 4, 4 + len),
+    'echo_worker is not available: the library is missing (a test)');
+  assert.equal(await broken.exited, 2);
+  console.log('bcwire_test: all checks passed');
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

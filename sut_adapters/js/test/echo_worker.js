@@ -1,0 +1,27 @@
+'use strict';
+/*
+ * A worker around no library, for bcwire_test.js: shape questions answer
+ * the first shape (no shapes: rejected; three shapes: an exception), value
+ * questions echo the first input as bcwire.js gathered it.  ECHO_FAIL_LOAD
+ * makes "loading the library" fail.
+ */
+const wire = require('../bcwire');
+
+wire.serve('echo_worker', async () => {
+  if (process.env.ECHO_FAIL_LOAD) throw new Error('the library is missing (a test)');
+  return {
+    hello: {
+      name: 'echo', version: '1', description: 'bcwire.js test worker',
+      features: wire.FEATURE.SHAPE | wire.FEATURE.ELEMENTWISE, rules: wire.bits(['numpy'], wire.RULE),
+      ops: wire.bits(['add'], wire.OPS), dtypes: wire.bits(['int32'], wire.DTYPES), maxRank: 64, maxOperands: 64,
+    },
+    shape(q) {
+      if (q.shapes.length === 0) throw new wire.Rejected(wire.ERR.OPERAND_COUNT, 'no shapes');
+      if (q.shapes.length === 3) throw new Error('boom');
+      return wire.ok(q.shapes[0]);
+    },
+    async eval(q) {
+      return wire.ok(q.inputs[0].dims, q.inputs[0].values);
+    },
+  };
+});
