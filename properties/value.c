@@ -84,7 +84,7 @@ static int is_float(bc_dtype t)
 static int64_t get_int(bc_dtype t, const void *p)
 {
     switch (t) {
-    case BC_BOOL: return *(const uint8_t *)p != 0;
+    case BC_BOOL: return *(const uint8_t *)p; /* a bool byte is 0 or 1: a 2 shows */
     case BC_INT8: return *(const int8_t *)p;
     case BC_UINT8: return *(const uint8_t *)p;
     case BC_INT32: return *(const int32_t *)p;

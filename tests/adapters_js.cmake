@@ -37,8 +37,10 @@ bc_js_test(ort.not-available fatal $<TARGET_FILE:broadcheck> ort_worker.js)
 # ---- TensorFlow.js (docs/certifications/tfjs.md) ----
 bc_js_pass(tfjs.pass.shapes ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT} none,numpy
            shape-differential,commutative,associative,identity,prepend-ones)
-bc_js_pass(tfjs.pass.none-values ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT} none
-           value-differential,layout-invariance)
+# T4: tf.add on bool stores 2 in a bool tensor (found once broadcheck
+# compared bool bytes exactly, not as "nonzero").
+bc_js_known(tfjs.known.add-bool-gives-2 ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
+            value-differential "none op=add dtype=bool [4] [4] -> [4]")
 bc_js_pass(tfjs.pass.broadcast-to ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT} broadcast-to prepend-ones)
 # T1: tf.broadcastTo returns its input when every stretch is to size 0.
 bc_js_known(tfjs.known.broadcast-to-zero-shape ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
