@@ -385,10 +385,12 @@ static bc_check uni_implies_numpy(bc_check_ctx *ctx, const bc_vector *c, char *d
         return BC_CHECK_UNSUPPORTED;
     if (uni.status == BC_SUT_INTERNAL_ERROR)
         return compare(&uni, bc_rule_name(c->params.rule), &uni, "itself", detail, cap);
-    if (uni.status != BC_SUT_OK)
-        return BC_CHECK_PASS;
     bc_params numpy = bc_params_for(BC_RULE_NUMPY);
     ask(ctx, &numpy, 2, c->shapes, &np);
+    /* A rejection implies nothing, but numpy is still asked: a SUT that
+     * does not declare numpy cannot pass this property, only skip it. */
+    if (uni.status != BC_SUT_OK && np.status != BC_SUT_UNSUPPORTED)
+        return BC_CHECK_PASS;
     return compare(&uni, bc_rule_name(c->params.rule), &np, "numpy of the same shapes", detail,
                    cap);
 }
@@ -629,6 +631,28 @@ static int first_answer(bc_check_ctx *ctx, const bc_vector *c, bc_value_request 
     return 0;
 }
 
+/* Whether the SUT answers broadcast-to at all, asked with the first input
+ * of vr onto its own shape: a property whose case was rejected has nothing
+ * to transform, and passes only if its second question could have been
+ * asked (else a SUT without broadcast-to would pass it unexamined). */
+static int answers_broadcast_to(bc_check_ctx *ctx, const bc_value_request *vr)
+{
+    bc_value_request *probe = new_request(ctx);
+    if (!probe || vr->req.ninputs < 1)
+        return 0;
+    const bc_tensor *in = &vr->inputs[0];
+    const bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
+    bc_shape pair[2] = {bc_tensor_shape(in), bc_tensor_shape(in)};
+    int64_t numel;
+    if (bc_shape_numel(&pair[0], &numel) != BC_OK ||
+        bc_value_request_make(probe, BC_VALUE_BROADCAST, BC_OP_ADD, &to, 2, pair, 0, 1, in,
+                              in->dtype, numel, ctx->arena) != 0)
+        return 0;
+    bc_sut_answer a;
+    ask_value(ctx, probe, &a);
+    return a.status != BC_SUT_UNSUPPORTED;
+}
+
 static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c, char *detail,
                                            size_t cap)
 {
@@ -647,8 +671,11 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
         return not_concrete("out of memory", detail, cap);
     bc_sut_answer a, b;
     bc_check verdict;
-    if (!first_answer(ctx, c, direct, &a, &verdict, detail, cap))
+    if (!first_answer(ctx, c, direct, &a, &verdict, detail, cap)) {
+        if (verdict == BC_CHECK_PASS && !answers_broadcast_to(ctx, direct))
+            return BC_CHECK_UNSUPPORTED;
         return verdict;
+    }
     const bc_shape result = a.shape;
     int64_t numel;
     if (bc_shape_numel(&result, &numel) != BC_OK || numel > BC_VALUE_MAX_NUMEL)
@@ -701,6 +728,15 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
     if (bc_shape_numel(&xs, &nx) != BC_OK || bc_shape_numel(&y.shape, &ny) != BC_OK ||
         ny > BC_VALUE_MAX_NUMEL)
         return not_concrete("the SUT's result is too large", detail, cap);
+    if (ny > bcast->req.out_capacity) {
+        /* The output was sized for the rule's result: no values came with
+         * a larger shape (value-differential reports the shape itself). */
+        char got[1400];
+        bc_shape_format(&y.shape, got, sizeof got);
+        snprintf(detail, cap, "the broadcast gives shape %s, more elements than the rule's "
+                 "result has (%lld)", got, (long long)bcast->req.out_capacity);
+        return BC_CHECK_FAIL;
+    }
     int64_t factor = nx > 0 ? ny / nx : 0; /* no elements to sum into: nothing to scale */
     bc_tensor grad = bc_value_output(bcast, &y);
     if (bc_value_request_make(sum, BC_VALUE_SUM_TO_SHAPE, BC_OP_ADD, &c->params, c->nshapes,

@@ -323,6 +323,99 @@ static void test_prng_is_fixed(void **state)
     assert_true(bc_prng_range(&r, INT64_MIN, INT64_MAX) != bc_prng_range(&r, INT64_MIN, INT64_MAX));
 }
 
+/* ---- follow-up questions: SUTs with a rule or kind missing ---------------- */
+
+/* The reference, except: no numpy (answers "unsupported"), and broadcast-to
+ * values either unsupported or answered with the input's own shape and no
+ * values (xtensor's xt::broadcast of [2] to [1] gives [2]). */
+enum { NO_NUMPY, NO_BROADCAST, BROADCAST_KEEPS_SHAPE };
+typedef struct limited_sut {
+    bc_sut base;
+    int mode;
+} limited_sut;
+
+static void limited_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
+                          bc_sut_answer *a)
+{
+    const limited_sut *l = (const limited_sut *)sut;
+    if (l->mode == NO_NUMPY && p->rule == BC_RULE_NUMPY) {
+        a->status = BC_SUT_UNSUPPORTED;
+        return;
+    }
+    const bc_sut *ref = bc_builtin_sut("reference");
+    ref->ops->infer_shape(ref, p, n, shapes, a);
+}
+
+static void limited_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    const limited_sut *l = (const limited_sut *)sut;
+    if (req->kind == BC_VALUE_BROADCAST && l->mode == NO_BROADCAST) {
+        a->status = BC_SUT_UNSUPPORTED;
+        return;
+    }
+    if (req->kind == BC_VALUE_BROADCAST && l->mode == BROADCAST_KEEPS_SHAPE) {
+        a->status = BC_SUT_OK;
+        a->shape = req->shapes[0]; /* larger than out_capacity: nothing written */
+        return;
+    }
+    const bc_sut *ref = bc_builtin_sut("reference");
+    ref->ops->eval(ref, req, a);
+}
+
+static bc_check check_line(const bc_sut *sut, const char *prop, const char *line,
+                           char *detail, size_t cap)
+{
+    bc_vector v;
+    char why[512];
+    assert_int_equal(bc_vector_parse(line, &v, why, sizeof why), 1);
+    bc_check_ctx ctx = {sut, 0, NULL};
+    detail[0] = '\0';
+    int id = bc_property_from_name(prop);
+    assert_true(id >= 0);
+    bc_check k = bc_property_check(id, &ctx, &v, detail, cap);
+    bc_check_ctx_release(&ctx);
+    return k;
+}
+
+static void test_follow_up_questions_asked(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {limited_infer, limited_eval};
+    limited_sut no_numpy = {{"no-numpy", "1", "test", NULL, &ops}, NO_NUMPY};
+    limited_sut no_bcast = {{"no-broadcast", "1", "test", NULL, &ops}, NO_BROADCAST};
+    limited_sut keeps = {{"broadcast-keeps-shape", "1", "test", NULL, &ops},
+                         BROADCAST_KEEPS_SHAPE};
+    const bc_sut *ref = bc_builtin_sut("reference");
+    char detail[2048];
+
+    /* A rejection under onnx-uni implies nothing about numpy, but a SUT
+     * without numpy must not pass uni-implies-numpy (it did: oneDNN). */
+    const char *uni = "onnx-uni [3] [2] -> error";
+    assert_int_equal(check_line(ref, "uni-implies-numpy", uni, detail, sizeof detail),
+                     BC_CHECK_PASS);
+    assert_int_equal(check_line(&no_numpy.base, "uni-implies-numpy", uni, detail, sizeof detail),
+                     BC_CHECK_UNSUPPORTED);
+
+    /* The same for broadcast-then-elementwise without broadcast-to. */
+    const char *rejected = "numpy op=add dtype=int32 [2] [3] -> error:dim-mismatch";
+    assert_int_equal(check_line(ref, "broadcast-then-elementwise", rejected, detail,
+                                sizeof detail),
+                     BC_CHECK_PASS);
+    assert_int_equal(check_line(&no_bcast.base, "broadcast-then-elementwise", rejected, detail,
+                                sizeof detail),
+                     BC_CHECK_UNSUPPORTED);
+
+    /* sum-of-broadcast fails on the shape, without reading the 0-element
+     * output the rule's rejection sized (it read broadcheck's fill bytes). */
+    const char *wrong = "broadcast-to op=broadcast dtype=int32 [2] [1] -> error:dim-mismatch";
+    assert_int_equal(check_line(&keeps.base, "sum-of-broadcast", wrong, detail, sizeof detail),
+                     BC_CHECK_FAIL);
+    assert_non_null(strstr(detail, "the broadcast gives shape [2], more elements than the "
+                                   "rule's result has (0)"));
+    assert_int_equal(check_line(ref, "sum-of-broadcast", wrong, detail, sizeof detail),
+                     BC_CHECK_PASS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_shards_add_up),
         cmocka_unit_test(test_corpus_replayed_first),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_follow_up_questions_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
