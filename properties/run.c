@@ -15,6 +15,9 @@
 #include "internal.h"
 
 #define CHUNK 2048
+/* Under --time, a cell whose first this many chunks the SUT declined
+ * entirely ends early (see next_item). */
+#define DECLINED_CHUNKS 2
 
 typedef struct cell_ref {
     bc_rule rule;
@@ -44,6 +47,8 @@ typedef struct runner {
     int next_cell;
     int64_t next_chunk;
     double start, *deadline;
+    int64_t *checked;  /* per cell: cases checked (passed or failed) so far */
+    int *chunks_done;  /* per cell: chunks finished */
     int64_t cases_done, failures_seen;
     bc_sut_value_caps caps; /* the SUT's, for the value generators */
     double last_progress;
@@ -160,7 +165,11 @@ static int next_item(runner *run, int *cell, int64_t *chunk)
                 t + (left > 0 ? left / (run->ncells - run->next_cell) : 0);
             more = 1;
         } else {
-            more = now_seconds() < run->deadline[run->next_cell];
+            /* A cell the SUT declined throughout so far (a rule or kind it
+             * does not declare) gives its time back to the cells after it. */
+            int c = run->next_cell;
+            more = now_seconds() < run->deadline[c] &&
+                   !(run->chunks_done[c] >= DECLINED_CHUNKS && run->checked[c] == 0);
         }
         if (more) {
             *cell = run->next_cell;
@@ -199,7 +208,7 @@ static void *work(void *arg)
     while (next_item(run, &cell, &chunk)) {
         const cell_ref *ref = &run->cells[cell];
         cell_acc *acc = &w->cells[cell];
-        int64_t end = (chunk + 1) * CHUNK, done = 0, failed = 0;
+        int64_t end = (chunk + 1) * CHUNK, done = 0, failed = 0, declined = 0;
         if (cfg->seconds <= 0 && end > ref->cases)
             end = ref->cases;
         for (int64_t i = chunk * CHUNK; i < end; i++) {
@@ -214,7 +223,10 @@ static void *work(void *arg)
                 bc_classify(w->scratch, w->coverage, w->rejects);
             switch (verdict) {
             case BC_CHECK_PASS: acc->passed++; break;
-            case BC_CHECK_UNSUPPORTED: acc->unsupported++; break;
+            case BC_CHECK_UNSUPPORTED:
+                acc->unsupported++;
+                declined++;
+                break;
             default:
                 acc->failed++;
                 failed++;
@@ -227,6 +239,8 @@ static void *work(void *arg)
         pthread_mutex_lock(&run->lock);
         run->cases_done += done;
         run->failures_seen += failed;
+        run->checked[cell] += done - declined;
+        run->chunks_done[cell]++;
         pthread_mutex_unlock(&run->lock);
     }
     bc_check_ctx_release(&ctx);
@@ -342,7 +356,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     run.deadline = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.deadline);
     worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
     pthread_t *threads = calloc((size_t)cfg->jobs, sizeof *threads);
-    int ok = run.cells && run.deadline && workers && threads;
+    run.checked = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.checked);
+    run.chunks_done = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.chunks_done);
+    int ok = run.cells && run.deadline && run.checked && run.chunks_done && workers && threads;
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
             bc_cell *cell = &res->cells[r][p];
@@ -452,6 +468,8 @@ done:
     free(threads);
     free(run.cells);
     free(run.deadline);
+    free(run.checked);
+    free(run.chunks_done);
     return res;
 }
 

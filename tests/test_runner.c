@@ -416,6 +416,34 @@ static void test_follow_up_questions_asked(void **state)
                      BC_CHECK_PASS);
 }
 
+/* Under --time, a cell the SUT declines throughout (here: numpy, which the
+ * SUT does not declare) gives its share back after a few chunks, instead of
+ * spending half the budget on "unsupported". */
+static void test_time_skips_declined_cells(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {limited_infer, limited_eval};
+    limited_sut no_numpy = {{"no-numpy", "1", "test", NULL, &ops}, NO_NUMPY};
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = &no_numpy.base;
+    cfg.rules = (1u << BC_RULE_NUMPY) | (1u << BC_RULE_ONNX_UNI);
+    cfg.properties = 1u << bc_property_from_name("shape-differential");
+    cfg.seconds = 1.0;
+    cfg.jobs = 2;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    int p = bc_property_from_name("shape-differential");
+    const bc_cell *np = &r->cells[BC_RULE_NUMPY][p], *uni = &r->cells[BC_RULE_ONNX_UNI][p];
+    assert_int_equal(np->passed + np->failed, 0);
+    assert_true(np->unsupported > 0);
+    /* at most a few chunks of 2048 (two workers each finishing one) */
+    assert_true(np->unsupported <= 4 * 2048);
+    assert_true(uni->passed > np->unsupported);
+    assert_int_equal(bc_run_exit_code(r), 0);
+    bc_run_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_corpus_replayed_first),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_follow_up_questions_asked),
+        cmocka_unit_test(test_time_skips_declined_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
