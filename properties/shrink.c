@@ -16,7 +16,14 @@ static void remove_dim(bc_shape *s, int k)
     s->rank--;
 }
 
-/* The candidate values a dim may be lowered to, simplest first. */
+/* How many candidate values lower_dim has for one dim. */
+#define LOWER_DIM_CANDIDATES 66
+
+/* The candidate values a dim may be lowered to, simplest first: 0, 1, 2,
+ * half, then d - 2^k for k from 61 down to 0.  The last ones bisect toward
+ * a threshold: a case failing from some huge T on (an element count past
+ * 2^63) reaches T in O(log^2 d) calls, where "one less" alone would take
+ * d - T calls. */
 static int lower_dim(int64_t d, int which, int64_t *out)
 {
     if (d < 0) {
@@ -26,10 +33,21 @@ static int lower_dim(int64_t d, int which, int64_t *out)
         *out = from_negative[which];
         return 1;
     }
-    int64_t options[5] = {0, 1, 2, d / 2, d - 1};
-    if (which >= 5 || options[which] >= d || (which >= 3 && options[which] <= 2))
+    if (which >= LOWER_DIM_CANDIDATES)
         return 0;
-    *out = options[which];
+    int64_t v;
+    if (which < 3) {
+        v = which;
+    } else if (which == 3) {
+        v = d / 2;
+    } else {
+        v = d - ((int64_t)1 << (LOWER_DIM_CANDIDATES - 1 - which));
+        if (v == d / 2)
+            return 0; /* already a candidate */
+    }
+    if (v >= d || v < 0 || (which >= 3 && v <= 2))
+        return 0;
+    *out = v;
     return 1;
 }
 
@@ -140,10 +158,40 @@ int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BC_MAX_RANK;
-    /* 9. lower one dim */
-    if (idx < (long)n * BC_MAX_RANK * 5) {
-        int which = (int)(idx % 5);
-        long pos = idx / 5;
+    /* 9. lower the j-th dim from the right in every operand where it has
+     * the first operand's value, when two or more do: equal shapes (rule
+     * none, an elementwise pair) stay equal while they shrink */
+    if (idx < (long)BC_MAX_RANK * LOWER_DIM_CANDIDATES) {
+        int j = (int)(idx / LOWER_DIM_CANDIDATES), which = (int)(idx % LOWER_DIM_CANDIDATES);
+        int first = -1, shared = 0;
+        int64_t value;
+        for (int i = 0; i < n; i++) {
+            if (c->shapes[i].rank <= j)
+                continue;
+            int64_t d = c->shapes[i].dims[c->shapes[i].rank - 1 - j];
+            if (first < 0)
+                first = i;
+            else if (d == c->shapes[first].dims[c->shapes[first].rank - 1 - j])
+                shared++;
+        }
+        if (first < 0 || shared == 0)
+            return 0;
+        const int64_t d = c->shapes[first].dims[c->shapes[first].rank - 1 - j];
+        if (!lower_dim(d, which, &value))
+            return 0;
+        *out = *c;
+        for (int i = 0; i < n; i++) {
+            bc_shape *s = &out->shapes[i];
+            if (s->rank > j && s->dims[s->rank - 1 - j] == d)
+                s->dims[s->rank - 1 - j] = value;
+        }
+        return 1;
+    }
+    idx -= (long)BC_MAX_RANK * LOWER_DIM_CANDIDATES;
+    /* 10. lower one dim */
+    if (idx < (long)n * BC_MAX_RANK * LOWER_DIM_CANDIDATES) {
+        int which = (int)(idx % LOWER_DIM_CANDIDATES);
+        long pos = idx / LOWER_DIM_CANDIDATES;
         int i = (int)(pos / BC_MAX_RANK), k = (int)(pos % BC_MAX_RANK);
         int64_t value;
         if (k >= c->shapes[i].rank || !lower_dim(c->shapes[i].dims[k], which, &value))

@@ -444,6 +444,88 @@ static void test_time_skips_declined_cells(void **state)
     bc_run_result_free(r);
 }
 
+/* A SUT that refuses any dim from HUGE_THRESHOLD on (as NumPy refuses
+ * element counts past 2^63 - 1): a threshold far from a power of two. */
+#define HUGE_THRESHOLD INT64_C(3000000000000000007)
+static void threshold_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
+                            bc_sut_answer *a)
+{
+    (void)sut;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < shapes[i].rank; k++)
+            if (shapes[i].dims[k] >= HUGE_THRESHOLD) {
+                a->status = BC_SUT_REJECTED;
+                a->kind = BC_ERR_OVERFLOW;
+                return;
+            }
+    const bc_sut *ref = bc_builtin_sut("reference");
+    ref->ops->infer_shape(ref, p, n, shapes, a);
+}
+
+/* Shrinking bisects toward a threshold on a huge dim (it used to step down
+ * by one after halving failed, and stopped 20,000 calls short). */
+static void test_shrink_reaches_a_huge_threshold(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {threshold_infer, NULL};
+    const bc_sut sut = {"threshold", "1", "test", NULL, &ops};
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    char why[512], detail[1024], line[4096];
+    assert_int_equal(bc_vector_parse("numpy [5,8000000000000000000] [8000000000000000000] -> "
+                                     "[5,8000000000000000000]",
+                                     v, why, sizeof why),
+                     1);
+    bc_check_ctx ctx = {&sut, 0, NULL};
+    int p = bc_property_from_name("shape-differential");
+    assert_int_equal(bc_property_check(p, &ctx, v, detail, sizeof detail), BC_CHECK_FAIL);
+    int64_t before = ctx.sut_calls;
+    bc_shrink(p, &ctx, v, 20000, detail, sizeof detail);
+    bc_vector_format(v, line, sizeof line);
+    *strstr(line, " ->") = '\0'; /* the shrinker leaves the expectation to the runner */
+    assert_string_equal(line, "numpy [3000000000000000007]");
+    assert_true(ctx.sut_calls - before < 5000);
+    bc_check_ctx_release(&ctx);
+    free(v);
+}
+
+/* A SUT whose rule none refuses two or more shapes with a dim above 1. */
+static void pairs_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
+                        bc_sut_answer *a)
+{
+    (void)sut;
+    if (p->rule == BC_RULE_NONE && n >= 2)
+        for (int k = 0; k < shapes[0].rank; k++)
+            if (shapes[0].dims[k] > 1) {
+                a->status = BC_SUT_REJECTED;
+                return;
+            }
+    const bc_sut *ref = bc_builtin_sut("reference");
+    ref->ops->infer_shape(ref, p, n, shapes, a);
+}
+
+/* Equal shapes shrink together: under rule none, lowering one operand's
+ * dim alone makes the shapes unequal and the failure vanish (the case used
+ * to stay at [4] [4]). */
+static void test_shrink_lowers_a_shared_dim(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {pairs_infer, NULL};
+    const bc_sut sut = {"pairs", "1", "test", NULL, &ops};
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    char why[512], detail[1024], line[4096];
+    assert_int_equal(bc_vector_parse("none [7,9] [7,9] -> [7,9]", v, why, sizeof why), 1);
+    bc_check_ctx ctx = {&sut, 0, NULL};
+    int p = bc_property_from_name("shape-differential");
+    bc_shrink(p, &ctx, v, 2000, detail, sizeof detail);
+    bc_vector_format(v, line, sizeof line);
+    *strstr(line, " ->") = '\0';
+    assert_string_equal(line, "none [2] [2]");
+    bc_check_ctx_release(&ctx);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +538,8 @@ int main(void)
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_follow_up_questions_asked),
         cmocka_unit_test(test_time_skips_declined_cells),
+        cmocka_unit_test(test_shrink_reaches_a_huge_threshold),
+        cmocka_unit_test(test_shrink_lowers_a_shared_dim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
