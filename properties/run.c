@@ -45,7 +45,9 @@ typedef struct runner {
     cell_ref *cells;
     pthread_mutex_t lock;
     int next_cell;
-    int64_t next_chunk;
+    int entering;        /* 1: next_cell's share of time is still to be set */
+    int round;           /* --time: passes over the cells so far, from 0 */
+    int64_t *cell_chunk; /* per cell: the next chunk to hand out */
     double start, *deadline;
     int64_t *checked;  /* per cell: cases checked (passed or failed) so far */
     int *chunks_done;  /* per cell: chunks finished */
@@ -147,38 +149,74 @@ static char *vector_line(bc_vector *c)
     return line;
 }
 
+/* The cells from c on that the next share of time is divided among: in the
+ * first round every one; in later rounds those that checked something. */
+static int cells_sharing(const runner *run, int c)
+{
+    if (run->round == 0)
+        return run->ncells - c;
+    int live = 0;
+    for (int k = c; k < run->ncells; k++)
+        live += run->checked[k] > 0;
+    return live > 0 ? live : 1;
+}
+
+/* Under --time: whether the cells get another round when the last one is
+ * done early (cells the SUT declined ended after two chunks, and their
+ * time is left over).  Not for a sliver of time: each cell entered runs at
+ * least one chunk. */
+static int another_round(const runner *run)
+{
+    const double left = run->start + run->config->seconds - now_seconds();
+    if (left < 0.1 || left < run->config->seconds / 100)
+        return 0;
+    for (int k = 0; k < run->ncells; k++)
+        if (run->checked[k] > 0)
+            return 1;
+    return 0;
+}
+
 /* Takes the next chunk; returns 0 when there is no more work. */
 static int next_item(runner *run, int *cell, int64_t *chunk)
 {
     const bc_run_config *cfg = run->config;
     pthread_mutex_lock(&run->lock);
     int found = 0;
-    while (run->next_cell < run->ncells) {
+    for (;;) {
+        if (run->next_cell >= run->ncells) {
+            if (cfg->seconds <= 0 || !another_round(run))
+                break;
+            run->round++;
+            run->next_cell = 0;
+            run->entering = 1;
+        }
+        const int c = run->next_cell;
         int more;
         if (cfg->seconds <= 0) {
-            more = run->next_chunk * CHUNK < run->cells[run->next_cell].cases;
-        } else if (run->next_chunk == 0) {
+            more = run->cell_chunk[c] * CHUNK < run->cells[c].cases;
+        } else if (run->round > 0 && run->checked[c] == 0) {
+            more = 0; /* declined throughout its first round */
+        } else if (run->entering) {
             /* Entering a cell: it gets an equal share of the time left, and
              * at least one chunk, so a slow cell before it cannot starve it. */
             double t = now_seconds(), left = run->start + cfg->seconds - t;
-            run->deadline[run->next_cell] =
-                t + (left > 0 ? left / (run->ncells - run->next_cell) : 0);
+            run->deadline[c] = t + (left > 0 ? left / cells_sharing(run, c) : 0);
+            run->entering = 0;
             more = 1;
         } else {
             /* A cell the SUT declined throughout so far (a rule or kind it
-             * does not declare) gives its time back to the cells after it. */
-            int c = run->next_cell;
+             * does not declare) ends early; its time goes to the others. */
             more = now_seconds() < run->deadline[c] &&
                    !(run->chunks_done[c] >= DECLINED_CHUNKS && run->checked[c] == 0);
         }
         if (more) {
-            *cell = run->next_cell;
-            *chunk = run->next_chunk++;
+            *cell = c;
+            *chunk = run->cell_chunk[c]++;
             found = 1;
             break;
         }
         run->next_cell++;
-        run->next_chunk = 0;
+        run->entering = 1;
     }
     if (cfg->progress && found) {
         double t = now_seconds();
@@ -358,7 +396,10 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     pthread_t *threads = calloc((size_t)cfg->jobs, sizeof *threads);
     run.checked = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.checked);
     run.chunks_done = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.chunks_done);
-    int ok = run.cells && run.deadline && run.checked && run.chunks_done && workers && threads;
+    run.cell_chunk = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cell_chunk);
+    run.entering = 1;
+    int ok = run.cells && run.deadline && run.checked && run.chunks_done && run.cell_chunk &&
+             workers && threads;
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
             bc_cell *cell = &res->cells[r][p];
@@ -470,6 +511,7 @@ done:
     free(run.deadline);
     free(run.checked);
     free(run.chunks_done);
+    free(run.cell_chunk);
     return res;
 }
 
