@@ -631,22 +631,22 @@ static int first_answer(bc_check_ctx *ctx, const bc_vector *c, bc_value_request 
     return 0;
 }
 
-/* Whether the SUT answers broadcast-to at all, asked with the first input
- * of vr onto its own shape: a property whose case was rejected has nothing
- * to transform, and passes only if its second question could have been
- * asked (else a SUT without broadcast-to would pass it unexamined). */
-static int answers_broadcast_to(bc_check_ctx *ctx, const bc_value_request *vr)
+/* Whether the SUT answers a question of this kind at all, asked of input
+ * in onto its own shape under p (a broadcast to itself, a sum to itself).
+ * A property whose case was rejected has nothing to transform, and passes
+ * only if its second question could have been asked: else a SUT without
+ * that feature would pass it unexamined. */
+static int answers_kind(bc_check_ctx *ctx, bc_value_op kind, const bc_params *p,
+                        const bc_tensor *in)
 {
     bc_value_request *probe = new_request(ctx);
-    if (!probe || vr->req.ninputs < 1)
+    if (!probe)
         return 0;
-    const bc_tensor *in = &vr->inputs[0];
-    const bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
     bc_shape pair[2] = {bc_tensor_shape(in), bc_tensor_shape(in)};
     int64_t numel;
     if (bc_shape_numel(&pair[0], &numel) != BC_OK ||
-        bc_value_request_make(probe, BC_VALUE_BROADCAST, BC_OP_ADD, &to, 2, pair, 0, 1, in,
-                              in->dtype, numel, ctx->arena) != 0)
+        bc_value_request_make(probe, kind, BC_OP_ADD, p, 2, pair, 0, 1, in, in->dtype, numel,
+                              ctx->arena) != 0)
         return 0;
     bc_sut_answer a;
     ask_value(ctx, probe, &a);
@@ -672,7 +672,9 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
     bc_sut_answer a, b;
     bc_check verdict;
     if (!first_answer(ctx, c, direct, &a, &verdict, detail, cap)) {
-        if (verdict == BC_CHECK_PASS && !answers_broadcast_to(ctx, direct))
+        const bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
+        if (verdict == BC_CHECK_PASS &&
+            !answers_kind(ctx, BC_VALUE_BROADCAST, &to, &direct->inputs[0]))
             return BC_CHECK_UNSUPPORTED;
         return verdict;
     }
@@ -713,15 +715,21 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
 
 static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
 {
-    if (!c->value.present || c->value.kind != BC_VALUE_BROADCAST || c->value.dtype == BC_BOOL)
+    if (!c->value.present || c->value.kind != BC_VALUE_BROADCAST)
         return BC_CHECK_PASS;
+    if (c->value.dtype == BC_BOOL)
+        return not_concrete("sums are not defined on bool", detail, cap);
     bc_value_request *bcast = new_request(ctx), *sum = new_request(ctx);
     if (!bcast || !sum)
         return not_concrete("out of memory", detail, cap);
     bc_sut_answer y, s;
     bc_check verdict;
-    if (!first_answer(ctx, c, bcast, &y, &verdict, detail, cap))
+    if (!first_answer(ctx, c, bcast, &y, &verdict, detail, cap)) {
+        if (verdict == BC_CHECK_PASS &&
+            !answers_kind(ctx, BC_VALUE_SUM_TO_SHAPE, &c->params, &bcast->inputs[0]))
+            return BC_CHECK_UNSUPPORTED;
         return verdict;
+    }
     const bc_tensor *x = &bcast->inputs[0];
     bc_shape xs = bc_tensor_shape(x);
     int64_t nx, ny;
@@ -730,7 +738,10 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
         return not_concrete("the SUT's result is too large", detail, cap);
     if (ny > bcast->req.out_capacity) {
         /* The output was sized for the rule's result: no values came with
-         * a larger shape (value-differential reports the shape itself). */
+         * a larger shape (value-differential reports the shape itself);
+         * a SUT that sums nothing cannot fail this property on it. */
+        if (!answers_kind(ctx, BC_VALUE_SUM_TO_SHAPE, &c->params, x))
+            return BC_CHECK_UNSUPPORTED;
         char got[1400];
         bc_shape_format(&y.shape, got, sizeof got);
         snprintf(detail, cap, "the broadcast gives shape %s, more elements than the rule's "

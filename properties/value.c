@@ -363,9 +363,12 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
             x = (int64_t)bc_prng_below(&r, 2);
         else
             x = is_unsigned ? bc_prng_range(&r, 0, 18) : bc_prng_range(&r, -9, 9);
-        if (nonzero && x == 0)
-            x = 1; /* a divisor: x / 0 is defined differently by every library */
         put(t, element(&v, j), x);
+        /* A divisor: x / 0 is defined differently by every library, and
+         * traps in C.  Checked as stored, after the dtype's wrap (256 is 0
+         * in int8: xtensor's worker died of SIGFPE on it). */
+        if (nonzero && (is_float(t) ? x == 0 : get_int(t, element(&v, j)) == 0))
+            put(t, element(&v, j), 1);
     }
     *out = v;
     return 0;

@@ -328,7 +328,15 @@ static void test_prng_is_fixed(void **state)
 /* The reference, except: no numpy or no onnx-uni (answers "unsupported"), and broadcast-to
  * values either unsupported or answered with the input's own shape and no
  * values (xtensor's xt::broadcast of [2] to [1] gives [2]). */
-enum { NO_NUMPY, NO_ONNX_UNI, NO_BROADCAST, BROADCAST_KEEPS_SHAPE };
+enum {
+    NO_NUMPY,
+    NO_ONNX_UNI,
+    NO_BROADCAST,
+    NO_SUM,
+    BROADCAST_KEEPS_SHAPE,
+    BROADCAST_KEEPS_SHAPE_NO_SUM,
+    DIV_TRAPS_ON_ZERO
+};
 typedef struct limited_sut {
     bc_sut base;
     int mode;
@@ -347,14 +355,47 @@ static void limited_infer(const bc_sut *sut, const bc_params *p, int n, const bc
     ref->ops->infer_shape(ref, p, n, shapes, a);
 }
 
+/* Whether an int8 or uint8 view holds a 0 (walked with its strides). */
+static int has_zero_byte(const bc_tensor *t)
+{
+    int64_t idx[BC_MAX_RANK] = {0};
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] == 0)
+            return 0;
+    for (;;) {
+        int64_t at = t->offset;
+        for (int k = 0; k < t->rank; k++)
+            at += idx[k] * t->strides[k];
+        if (((const uint8_t *)t->data)[at] == 0)
+            return 1;
+        int k = t->rank - 1;
+        while (k >= 0 && ++idx[k] == t->dims[k])
+            idx[k--] = 0;
+        if (k < 0)
+            return 0;
+    }
+}
+
 static void limited_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
 {
     const limited_sut *l = (const limited_sut *)sut;
-    if (req->kind == BC_VALUE_BROADCAST && l->mode == NO_BROADCAST) {
+    if (l->mode == DIV_TRAPS_ON_ZERO && req->kind == BC_VALUE_ELEMENTWISE &&
+        req->op == BC_OP_DIV && (req->out_dtype == BC_INT8 || req->out_dtype == BC_UINT8))
+        for (int i = 1; i < req->ninputs; i++)
+            if (has_zero_byte(&req->inputs[i])) {
+                a->status = BC_SUT_INTERNAL_ERROR; /* as a worker killed by SIGFPE */
+                snprintf(a->message, sizeof a->message, "division by zero");
+                return;
+            }
+    if ((req->kind == BC_VALUE_BROADCAST && l->mode == NO_BROADCAST) ||
+        (req->kind == BC_VALUE_SUM_TO_SHAPE &&
+         (l->mode == NO_SUM || l->mode == BROADCAST_KEEPS_SHAPE_NO_SUM))) {
         a->status = BC_SUT_UNSUPPORTED;
         return;
     }
-    if (req->kind == BC_VALUE_BROADCAST && l->mode == BROADCAST_KEEPS_SHAPE) {
+    if (req->kind == BC_VALUE_BROADCAST &&
+        (l->mode == BROADCAST_KEEPS_SHAPE || l->mode == BROADCAST_KEEPS_SHAPE_NO_SUM) &&
+        !bc_shape_equal(&req->shapes[0], &req->shapes[1])) {
         a->status = BC_SUT_OK;
         a->shape = req->shapes[0]; /* larger than out_capacity: nothing written */
         return;
@@ -415,6 +456,45 @@ static void test_follow_up_questions_asked(void **state)
                                    "rule's result has (0)"));
     assert_int_equal(check_line(ref, "sum-of-broadcast", wrong, detail, sizeof detail),
                      BC_CHECK_PASS);
+
+    /* sum-of-broadcast on a rejected broadcast, by a SUT without
+     * sum-to-shape (ONNX Runtime showed passes), and on bool (no sums) */
+    limited_sut no_sum = {{"no-sum", "1", "test", NULL, &ops}, NO_SUM};
+    const char *refused = "broadcast-to op=broadcast dtype=int32 [2] [3] -> error:dim-mismatch";
+    assert_int_equal(check_line(ref, "sum-of-broadcast", refused, detail, sizeof detail),
+                     BC_CHECK_PASS);
+    assert_int_equal(check_line(&no_sum.base, "sum-of-broadcast", refused, detail, sizeof detail),
+                     BC_CHECK_UNSUPPORTED);
+    limited_sut keeps_no_sum = {{"keeps-no-sum", "1", "test", NULL, &ops},
+                                BROADCAST_KEEPS_SHAPE_NO_SUM};
+    assert_int_equal(
+        check_line(&keeps_no_sum.base, "sum-of-broadcast", wrong, detail, sizeof detail),
+        BC_CHECK_UNSUPPORTED);
+    assert_int_equal(check_line(ref, "sum-of-broadcast",
+                                "broadcast-to op=broadcast dtype=bool [2] [3,2] -> [3,2]", detail,
+                                sizeof detail),
+                     BC_CHECK_UNSUPPORTED);
+}
+
+/* Integer divisors are never 0 as stored: element 158 of the counting
+ * values is 256, which is 0 in int8 and uint8 (xtensor's worker died of
+ * SIGFPE on this case). */
+static void test_divisors_are_nonzero_as_stored(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {limited_infer, limited_eval};
+    limited_sut traps = {{"div-traps", "1", "test", NULL, &ops}, DIV_TRAPS_ON_ZERO};
+    char detail[2048];
+    const char *cases[] = {
+        "numpy op=div dtype=int8 [] [2,2,2,4,2,3] -> [2,2,2,4,2,3]",
+        "numpy op=div dtype=uint8 [] [2,2,2,4,2,3] -> [2,2,2,4,2,3]",
+        "numpy op=div dtype=uint8 layout=9 [2,2,2,4,2,3] [2,2,2,4,2,3] -> [2,2,2,4,2,3]",
+        "numpy op=div dtype=int8 layout=5 [2,2,2,4,2,3] [2,2,2,4,2,3] -> [2,2,2,4,2,3]",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (check_line(&traps.base, "value-differential", cases[i], detail, sizeof detail) !=
+            BC_CHECK_PASS)
+            fail_msg("'%s': %s", cases[i], detail);
 }
 
 /* Under --time, a cell the SUT declines throughout (here: numpy, which the
@@ -552,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_corpus_replayed_first),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_follow_up_questions_asked),
+        cmocka_unit_test(test_divisors_are_nonzero_as_stored),
         cmocka_unit_test(test_time_skips_declined_cells),
         cmocka_unit_test(test_shrink_reaches_a_huge_threshold),
         cmocka_unit_test(test_shrink_lowers_a_shared_dim),
