@@ -23,7 +23,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >/dev/null
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "setup-adapters-js: $tool is still missing" >&2; exit 1; }
