@@ -21,7 +21,8 @@
 
 #include "broadcheck/sut_loader.h"
 
-#if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER)
+#if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER) || \
+    !defined(BC_RESERVING_WORKER)
 #error "the build names the example adapter, the faulty adapters and the Python worker"
 #endif
 
@@ -383,6 +384,33 @@ static void test_refusals(void **state)
     bc_sut_close(ref);
 }
 
+/* An exec: worker's address-space limit is relative to what it has after
+ * its HELLO: a worker that reserves 2 GiB at start (as Node and a JVM do)
+ * runs under --memory-mb 256, and the same worker allocating 512 MB per
+ * question is stopped (it used to get an absolute limit and could not
+ * even start). */
+static void test_exec_address_space(void **state)
+{
+    (void)state;
+    char spec[2048];
+    snprintf(spec, sizeof spec, "exec:%s %s", BC_PYTHON3, BC_RESERVING_WORKER);
+    const bc_sut *sut = open_ok(spec, 10000, 256);
+    bc_shape s[2] = {shape_of(2, 3, 1), shape_of(1, 4)};
+    bc_sut_answer a;
+    ask_shape(sut, BC_RULE_NUMPY, 2, s, &a);
+    assert_int_equal(a.status, BC_SUT_OK);
+    assert_true(bc_shape_equal(&a.shape, &(bc_shape){2, {3, 4}}));
+    bc_sut_close(sut);
+
+    snprintf(spec, sizeof spec, "exec:%s %s --grow", BC_PYTHON3, BC_RESERVING_WORKER);
+    sut = open_ok(spec, 10000, 256);
+    ask_shape(sut, BC_RULE_NUMPY, 2, s, &a);
+    assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
+    if (!strstr(a.message, "MemoryError"))
+        fail_msg("expected the worker's MemoryError, got: %s", a.message);
+    bc_sut_close(sut);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_example_values),  cmocka_unit_test(test_python_values),
         cmocka_unit_test(test_crash),           cmocka_unit_test(test_hang),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -83,11 +84,6 @@ static void child(const bc_proc_launch *l, int in_fd, int out_fd, int err_fd)
     signal(SIGPIPE, SIG_DFL);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    if (l->limit_in_child) {
-        rlim_t bytes = (rlim_t)l->memory_mb << 20;
-        struct rlimit as = {bytes, bytes};
-        setrlimit(RLIMIT_AS, &as);
-    }
     execv(l->argv[0], l->argv);
     child_fatal(l->argv[0], errno);
     _exit(127);
@@ -246,6 +242,64 @@ static void describe_death(bc_proc *p, int status, const struct rusage *ru, cons
     stderr_line(p, err, sizeof err);
     snprintf(why, cap, "%s %s%s%s%s%s", how, when, mem, err[0] ? "; its stderr: \"" : "", err,
              err[0] ? "\"" : "");
+}
+
+/* ---- the address-space limit of exec: workers ------------------------------- */
+
+/* The process group of pid, from /proc/PID/stat; -1 if unreadable.  The
+ * command name in parentheses may hold spaces and ')': parse after the
+ * last ')'. */
+static long process_group_of(long pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *close_paren = strrchr(buf, ')');
+    char state;
+    long ppid, pgrp;
+    if (!close_paren || sscanf(close_paren + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+        return -1;
+    return pgrp;
+}
+
+/* After an exec: worker's HELLO, every process of its group may grow its
+ * address space by memory_mb beyond what it has then.  Relative, as
+ * broadcheck-worker's own limit is, because runtimes reserve address space
+ * at start (Node about 700 MB, a JVM its whole heap) that an absolute limit
+ * would count against them; and after the HELLO, so that the reservation
+ * is made by then.  A process it cannot limit keeps only the resident-
+ * memory watchdog. */
+static void limit_group_address_space(const bc_proc *p)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    const rlim_t page = (rlim_t)sysconf(_SC_PAGESIZE);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || process_group_of(pid) != (long)p->pid)
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld/statm", pid);
+        FILE *f = fopen(path, "r");
+        unsigned long pages;
+        int seen = f && fscanf(f, "%lu", &pages) == 1;
+        if (f)
+            fclose(f);
+        if (!seen)
+            continue;
+        rlim_t bytes = (rlim_t)pages * page + ((rlim_t)p->memory_mb << 20);
+        struct rlimit lim = {bytes, bytes};
+        prlimit((pid_t)pid, RLIMIT_AS, &lim, NULL);
+    }
+    closedir(d);
 }
 
 /* ---- start ------------------------------------------------------------------ */
@@ -425,6 +479,8 @@ bc_proc *bc_proc_start(const bc_proc_launch *launch, int timeout_ms, bc_wire_hel
         bc_proc_kill(p);
         return NULL;
     }
+    if (launch->limit_after_hello)
+        limit_group_address_space(p);
     return p;
 }
 

@@ -17,8 +17,9 @@ typedef struct bc_proc bc_proc;
 typedef struct bc_proc_launch {
     char *const *argv;  /* executed as is: argv[0] is a path */
     int memory_mb;      /* resident limit the harness watches; > 0 */
-    int limit_in_child; /* also set RLIMIT_AS to memory_mb before exec (exec: workers;
-                           broadcheck-worker sets its own, relative one) */
+    int limit_after_hello; /* exec: workers: after the HELLO, limit the address space of
+                              every process in the worker's group to its size then plus
+                              memory_mb (broadcheck-worker sets the same on itself) */
 } bc_proc_launch;
 
 /* Starts a worker and reads its HELLO within timeout_ms.  Returns NULL

@@ -271,7 +271,9 @@ function declined(q) {
 /* ---- the address space --------------------------------------------------- */
 
 /*
- * broadcheck gives an exec: worker an absolute RLIMIT_AS (--memory-mb,
+ * (History: broadcheck's RLIMIT_AS for exec: workers is now relative to
+ * their address space after the HELLO; this still keeps the workers small.)
+ * broadcheck gave an exec: worker an absolute RLIMIT_AS (--memory-mb,
  * default 1024 MB).  Node reserves about 700 MB of address space at start,
  * and glibc gives each thread that allocates (V8's platform threads) a
  * malloc arena that reserves 64 MB heaps, so a worker would run out of
