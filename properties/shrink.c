@@ -163,21 +163,17 @@ int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
      * none, an elementwise pair) stay equal while they shrink */
     if (idx < (long)BC_MAX_RANK * LOWER_DIM_CANDIDATES) {
         int j = (int)(idx / LOWER_DIM_CANDIDATES), which = (int)(idx % LOWER_DIM_CANDIDATES);
-        int first = -1, shared = 0;
-        int64_t value;
+        int64_t d = 0, value;
+        int holders = 0; /* operands whose j-th dim from the right is d */
         for (int i = 0; i < n; i++) {
             if (c->shapes[i].rank <= j)
                 continue;
-            int64_t d = c->shapes[i].dims[c->shapes[i].rank - 1 - j];
-            if (first < 0)
-                first = i;
-            else if (d == c->shapes[first].dims[c->shapes[first].rank - 1 - j])
-                shared++;
+            int64_t di = c->shapes[i].dims[c->shapes[i].rank - 1 - j];
+            if (holders == 0)
+                d = di;
+            holders += di == d;
         }
-        if (first < 0 || shared == 0)
-            return 0;
-        const int64_t d = c->shapes[first].dims[c->shapes[first].rank - 1 - j];
-        if (!lower_dim(d, which, &value))
+        if (holders < 2 || !lower_dim(d, which, &value))
             return 0;
         *out = *c;
         for (int i = 0; i < n; i++) {
