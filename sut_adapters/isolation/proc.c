@@ -244,7 +244,20 @@ static void describe_death(bc_proc *p, int status, const struct rusage *ru, cons
              err[0] ? "\"" : "");
 }
 
-/* ---- the address-space limit of exec: workers ------------------------------- */
+/* ---- /proc: memory, process groups, the exec: workers' address-space limit -- */
+
+/* A process's address space and resident set, in pages (/proc/PID/statm);
+ * 0 if it cannot be read (the process is gone). */
+static int statm_of(long pid, unsigned long *size, unsigned long *resident)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/statm", pid);
+    FILE *f = fopen(path, "r");
+    int seen = f && fscanf(f, "%lu %lu", size, resident) == 2;
+    if (f)
+        fclose(f);
+    return seen;
+}
 
 /* The process group of pid, from /proc/PID/stat; -1 if unreadable.  The
  * command name in parentheses may hold spaces and ')': parse after the
@@ -286,14 +299,8 @@ static void limit_group_address_space(const bc_proc *p)
         long pid = strtol(e->d_name, &end, 10);
         if (*end || pid <= 0 || process_group_of(pid) != (long)p->pid)
             continue;
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%ld/statm", pid);
-        FILE *f = fopen(path, "r");
-        unsigned long pages;
-        int seen = f && fscanf(f, "%lu", &pages) == 1;
-        if (f)
-            fclose(f);
-        if (!seen)
+        unsigned long pages, resident;
+        if (!statm_of(pid, &pages, &resident))
             continue;
         rlim_t bytes = (rlim_t)pages * page + ((rlim_t)p->memory_mb << 20);
         struct rlimit lim = {bytes, bytes};
@@ -427,13 +434,8 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
         if (r > 0 && p->err_fd >= 0 && fds[1].revents)
             drain_stderr(p);
         if (r == 0) { /* slow: is it growing past its limit? */
-            char path[64];
-            snprintf(path, sizeof path, "/proc/%d/statm", (int)p->pid);
-            FILE *f = fopen(path, "r");
             unsigned long size, resident;
-            int seen = f && fscanf(f, "%lu %lu", &size, &resident) == 2;
-            if (f)
-                fclose(f);
+            int seen = statm_of(p->pid, &size, &resident);
             long mb = seen ? (long)(resident * (unsigned long)sysconf(_SC_PAGESIZE) >> 20) : 0;
             if (mb > p->memory_mb) {
                 kill_and_reap(p, &status, &ru);
