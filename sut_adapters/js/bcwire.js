@@ -242,6 +242,17 @@ function answerFor(e) {
   return { status: STATUS.INTERNAL_ERROR, message: text };
 }
 
+// A library's exception mapped through a worker's table of [regex, make]
+// pairs: the first pattern its message matches makes a Rejected or an
+// Unsupported; Rejected and Unsupported pass as they are, and any other
+// exception stays itself (answerFor makes it an internal error).
+function translateError(e, table) {
+  if (e instanceof Rejected || e instanceof Unsupported) return e;
+  const message = e && e.message ? e.message : String(e);
+  for (const [re, make] of table) if (re.test(message)) return make(message);
+  return e;
+}
+
 /* ---- declining known divergences (certification runs only) -------------- */
 
 /*
@@ -434,6 +445,6 @@ function serve(name, load) {
 }
 
 module.exports = {
-  serve, ok, bits, Rejected, Unsupported, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
+  serve, ok, bits, Rejected, Unsupported, translateError, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
   DTYPE_SIZE,
 };

@@ -66,13 +66,6 @@ const ERRORS = [
   [/Could not find an implementation for/, (m) => new Unsupported(m)],
 ];
 
-function translate(e) {
-  if (e instanceof Rejected || e instanceof Unsupported) return e;
-  const message = e && e.message ? e.message : String(e);
-  for (const [re, make] of ERRORS) if (re.test(message)) return make(message);
-  return e;
-}
-
 async function load() {
   const ort = require('onnxruntime-node');
   // One thread per session: broadcheck runs one worker per question in flight.
@@ -199,7 +192,7 @@ async function load() {
     try {
       return await fn(q);
     } catch (e) {
-      throw translate(e);
+      throw wire.translateError(e, ERRORS);
     }
   };
 

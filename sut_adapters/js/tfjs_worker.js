@@ -67,13 +67,6 @@ const ERRORS = [
   [/passed to '\w+' must be \w+ tensor/, (m) => new Unsupported(m)],
 ];
 
-function translate(e) {
-  if (e instanceof Rejected || e instanceof Unsupported) return e;
-  const message = e && e.message ? e.message : String(e);
-  for (const [re, make] of ERRORS) if (re.test(message)) return make(message);
-  return e;
-}
-
 async function load() {
   const tf = require('@tensorflow/tfjs-core');
   require('@tensorflow/tfjs-backend-cpu');
@@ -150,7 +143,7 @@ async function load() {
     try {
       return fn(q);
     } catch (e) {
-      throw translate(e);
+      throw wire.translateError(e, ERRORS);
     }
   };
 
