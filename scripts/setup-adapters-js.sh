@@ -11,7 +11,8 @@
 # needed on Linux x64 (its native binding ships inside the npm package) and
 # not reachable everywhere; the check at the end proves the binding loads.
 set -euo pipefail
-cd "$(dirname "$0")/../sut_adapters/js"
+scripts_dir="$(cd "$(dirname "$0")" && pwd)"
+cd "$scripts_dir/../sut_adapters/js"
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   if ! command -v apt-get >/dev/null; then
@@ -19,11 +20,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
          "install Node.js (>= 18) and npm, then run this again" >&2
     exit 1
   fi
-  echo "setup-adapters-js: installing nodejs and npm from Debian's packages"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  "$scripts_dir/apt-install-missing.sh" --with-recommends setup-adapters-js nodejs npm
 fi
 for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "setup-adapters-js: $tool is still missing" >&2; exit 1; }

@@ -12,18 +12,4 @@ set -euo pipefail
 # libxnnpack-dev does not pull in.  xtl-dev comes with xtensor-dev.
 packages=(g++ libdnnl-dev libxnnpack-dev libpthreadpool-dev xtensor-dev libeigen3-dev)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup-adapters-native: all installed (${packages[*]})"
-  exit 0
-fi
-echo "setup-adapters-native: installing ${missing[*]}"
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  "${missing[@]}" >/dev/null
-echo "setup-adapters-native: done"
+"$(dirname "$0")/apt-install-missing.sh" setup-adapters-native "${packages[@]}"

@@ -14,18 +14,7 @@ cd "$(dirname "$0")/.."
 packages=(gcc g++ clang libclang-rt-dev cmake ninja-build pkg-config libcmocka-dev libjansson-dev
           libxml2-dev python3 python3-numpy valgrind)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+scripts/apt-install-missing.sh setup "${packages[@]}"
 
 # The libraries the adapters wrap (docs/CERTIFICATIONS.md), so that every
 # adapter runs and CI checks its known verdicts.  BC_SETUP_ADAPTERS=0 skips
