@@ -347,6 +347,14 @@ def check_operand_count(shapes, count):
                        ERR_OPERAND_COUNT)
 
 
+def require_equal_shapes(shapes, library):
+    """Rule none for a library whose operations always broadcast: only equal
+    shapes can be asked, anything else is a question it cannot express."""
+    if any(s != shapes[0] for s in shapes):
+        raise Unsupported("rule none: %s broadcasts unequal shapes; it has no operation "
+                          "that refuses them" % library)
+
+
 def numel(shape):
     n = 1
     for d in shape:

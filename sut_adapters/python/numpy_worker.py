@@ -90,12 +90,6 @@ def placeholder(shape):
     return np.empty(shape, dtype=[])
 
 
-def require_equal(shapes):
-    if any(s != shapes[0] for s in shapes):
-        raise w.Unsupported("rule none: NumPy broadcasts unequal shapes; it has no operation "
-                            "that refuses them")
-
-
 # ---- shapes -------------------------------------------------------------------
 
 def result_shape(params, shapes):
@@ -104,7 +98,7 @@ def result_shape(params, shapes):
         raise w.Unsupported("NumPy's broadcasting takes no axis, axes or profile")
     rule = params.rule
     if rule == w.RULE_NONE:
-        require_equal(shapes)
+        w.require_equal_shapes(shapes, "NumPy")
         return list(numpy_call(np.broadcast_shapes, *shapes))
     if rule == w.RULE_NUMPY:
         return list(numpy_call(np.broadcast_shapes, *shapes))
@@ -154,7 +148,7 @@ def elementwise(req, arrays):
         out = np.empty(req.shapes[0], NP_DTYPES[req.out_dtype])
         return numpy_call(f, arrays[0], arrays[1], out=out)
     if req.params.rule == w.RULE_NONE:
-        require_equal(req.shapes)
+        w.require_equal_shapes(req.shapes, "NumPy")
     return numpy_call(functools.reduce, f, arrays)  # n operands: ((x0 op x1) op x2) ...
 
 
@@ -183,7 +177,7 @@ def evaluate(req):
         r = elementwise(req, arrays)
     elif req.kind == w.VALUE_SELECT:
         if req.params.rule == w.RULE_NONE:
-            require_equal(req.shapes)
+            w.require_equal_shapes(req.shapes, "NumPy")
         r = numpy_call(np.where, *arrays)
     elif req.kind == w.VALUE_BROADCAST:
         target = result_shape(req.params, req.shapes)  # bidirectional: numpy(x, target)

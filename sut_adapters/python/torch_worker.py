@@ -133,12 +133,6 @@ def meta(shape):
     return torch.empty(shape, dtype=torch.uint8, device="meta")
 
 
-def require_equal(shapes):
-    if any(s != shapes[0] for s in shapes):
-        raise w.Unsupported("rule none: PyTorch broadcasts unequal shapes; it has no "
-                            "operation that refuses them")
-
-
 def broadcast_to(x, target):
     """Rule broadcast-to: torch.broadcast_to, or Tensor.expand (--expand)."""
     return x.expand(target) if EXPAND else torch.broadcast_to(x, target)
@@ -156,7 +150,7 @@ def torch_shape(params, shapes):
         raise w.Unsupported("PyTorch's broadcasting takes no axis, axes or profile")
     rule = params.rule
     if rule == w.RULE_NONE:
-        require_equal(shapes)
+        w.require_equal_shapes(shapes, "PyTorch")
         return list(torch_call(torch.broadcast_shapes, *shapes))
     if rule == w.RULE_NUMPY:
         return list(torch_call(torch.broadcast_shapes, *shapes))
@@ -214,7 +208,7 @@ def elementwise(req, xs):
         w.check_operand_count(req.shapes, 2)
         return torch_call(in_place, req.op, xs[0], xs[1], dtype)
     if req.params.rule == w.RULE_NONE:
-        require_equal(req.shapes)
+        w.require_equal_shapes(req.shapes, "PyTorch")
     return torch_call(functools.reduce, binary(req.op, dtype), xs)  # ((x0 op x1) op x2) ...
 
 
@@ -244,7 +238,7 @@ def torch_value(req):
         r = elementwise(req, xs)
     elif req.kind == w.VALUE_SELECT:
         if req.params.rule == w.RULE_NONE:
-            require_equal(req.shapes)
+            w.require_equal_shapes(req.shapes, "PyTorch")
         r = torch_call(torch.where, *xs)
     elif req.kind == w.VALUE_BROADCAST:
         if req.params.rule == w.RULE_BROADCAST_TO:
