@@ -1,11 +1,11 @@
 /*
  * broadcheck merge: the JSON reports of a run's shards made into one result
- * and its reports (include/broadcheck/merge.h).
+ * and its reports (include/broadcheck/report.h).
  */
 #include <getopt.h>
 #include <stdio.h>
 
-#include "broadcheck/merge.h"
+#include "broadcheck/report.h"
 #include "cli.h"
 
 static const char merge_usage[] =

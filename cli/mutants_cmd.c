@@ -116,7 +116,7 @@ int bc_cmd_mutants(int argc, char **argv)
                       "per cell, seed %llu); the CTest `mutants.killed` fails if a mutant "
                       "survives or this file is out of date. Each mutant is one realistic bug "
                       "modelled on the real one cited; its code is in "
-                      "`sut_adapters/mutants/`.\n\n"
+                      "`builtin_suts/`.\n\n"
                       "| mutant | models | killed by | cells | minimal counterexample | shrink calls |\n"
                       "|---|---|---|---:|---|---:|\n",
                       (long long)cfg.cases, (long long)cfg.value_cases,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "broadcheck/properties.h"
+#include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
 #include "cli.h"
 

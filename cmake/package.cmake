@@ -11,15 +11,18 @@ set(BC_CMAKE_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/broadcheck")
 set_target_properties(broadcheck_reference PROPERTIES EXPORT_NAME reference)
 set_target_properties(broadcheck_spec PROPERTIES EXPORT_NAME spec)
 set_target_properties(broadcheck_properties PROPERTIES EXPORT_NAME properties)
-set_target_properties(broadcheck_sut_adapters PROPERTIES EXPORT_NAME sut_adapters)
+set_target_properties(broadcheck_report PROPERTIES EXPORT_NAME report)
+set_target_properties(broadcheck_builtin_suts PROPERTIES EXPORT_NAME builtin_suts)
+set_target_properties(broadcheck_isolation PROPERTIES EXPORT_NAME isolation)
 set_target_properties(broadcheck PROPERTIES EXPORT_NAME broadcheck)
 set_target_properties(broadcheck_wire PROPERTIES EXPORT_NAME wire)
 set_target_properties(broadcheck-worker PROPERTIES EXPORT_NAME worker)
 
 # broadcheck-worker goes beside broadcheck: that is where the loader looks
-# for it (sut_adapters/isolation/sut_open.c) once installed.
+# for it (isolation/sut_open.c) once installed.
 install(TARGETS broadcheck broadcheck-worker broadcheck_reference broadcheck_spec
-                broadcheck_properties broadcheck_sut_adapters broadcheck_wire
+                broadcheck_properties broadcheck_report broadcheck_builtin_suts
+                broadcheck_isolation broadcheck_wire
         EXPORT broadcheckTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

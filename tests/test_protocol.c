@@ -1,5 +1,5 @@
 /*
- * The wire protocol of sut_adapters/PROTOCOL.md: every message survives an
+ * The wire protocol of wire/PROTOCOL.md: every message survives an
  * encode/decode round trip; a table of malformed frames, each with the
  * diagnosis the decoder must give; and malformed streams from a real
  * worker process (exec:cat FILE), each answered as an internal error or a

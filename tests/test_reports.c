@@ -23,6 +23,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "broadcheck/report.h"
 #include "internal.h"
 
 #define REPLAY "broadcheck replay --sut mutant-x \"numpy <a> & [2]\"\nsecond 'line'"

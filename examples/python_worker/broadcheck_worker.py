@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A broadcheck worker in pure Python (standard library only).
 
-It speaks the wire protocol of sut_adapters/PROTOCOL.md on stdin/stdout and
+It speaks the wire protocol of wire/PROTOCOL.md on stdin/stdout and
 answers like a small tensor library would: shape inference for the
 right-aligned rules (none, numpy, onnx-uni, broadcast-to, bidirectional),
 written from spec/RULES.md, and elementwise add and mul on int32 and float32

@@ -8,7 +8,7 @@
  * returning a descriptor that lives as long as the library is loaded.
  * broadcheck never calls an adapter inside its own process: a worker
  * process (broadcheck-worker) loads it, and the harness asks that worker one
- * question at a time over a pipe (sut_adapters/README.md, PROTOCOL.md).
+ * question at a time over a pipe (sut_adapters/README.md, wire/PROTOCOL.md).
  * So an adapter needs to be neither thread-safe nor careful about crashing:
  * a crash, hang or runaway allocation costs only the worker.
  *

@@ -91,14 +91,6 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i);
  * (detail written), 2 unsupported or not applicable (detail says why). */
 int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap);
 
-/* ---- reports: each written whole or not at all (a temporary file renamed
- * into place).  Return 0, or -1 with why. ------------------------------------ */
-
-void bc_report_summary(const bc_run_result *r, FILE *out);
-int bc_report_json(const bc_run_result *r, const char *path, char *why, size_t cap);
-int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t cap);
-int bc_report_certificate(const bc_run_result *r, const char *path, char *why, size_t cap);
-
 #ifdef __cplusplus
 }
 #endif

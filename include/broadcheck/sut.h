@@ -7,7 +7,7 @@
  * error kind if the SUT knows one), "unsupported" (the SUT does not
  * implement this rule, profile, operation, dtype or size: never counted as
  * a pass), or "internal error".  Built-in SUTs are the reference and the
- * planted-bug mutants of sut_adapters/mutants/; the versioned C ABI for
+ * planted-bug mutants of builtin_suts/; the versioned C ABI for
  * external adapters builds on this.
  */
 #ifndef BROADCHECK_SUT_H

@@ -7,7 +7,7 @@
  *                 library (include/broadcheck/adapter.h), loaded by a
  *                 broadcheck-worker process, never by the harness;
  *   exec:COMMAND  a worker started as `sh -c COMMAND` that speaks the wire
- *                 protocol (sut_adapters/PROTOCOL.md) on its stdin/stdout.
+ *                 protocol (wire/PROTOCOL.md) on its stdin/stdout.
  * An external SUT runs out of process (docs/ISOLATION.md): a crash, abort,
  * hang, runaway allocation, write past its output or malformed answer is an
  * internal-error answer naming the fault, and the next question gets a

@@ -1,4 +1,4 @@
-"""The worker side of broadcheck's wire protocol (sut_adapters/PROTOCOL.md).
+"""The worker side of broadcheck's wire protocol (wire/PROTOCOL.md).
 
 Standard library only: the three workers beside this file (numpy, torch,
 onnx) import it before they try to import their library, so that a missing

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include <broadcheck/properties.h>
+#include <broadcheck/report.h>
 
 int main(int argc, char **argv)
 {

@@ -27,8 +27,9 @@
 #include <jansson.h>
 #include <libxml/xmlwriter.h>
 
+#include "broadcheck/report.h"
 #include "internal.h"
-#include "merge.h"
+#include "notes.h"
 
 #define LL(x) ((long long)(x))
 

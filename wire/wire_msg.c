@@ -1,6 +1,6 @@
 /*
  * Messages of the wire protocol: HELLO, FATAL, SHAPE, EVAL and ANSWER
- * (sut_adapters/PROTOCOL.md, "Messages").  The decoders trust nothing:
+ * (wire/PROTOCOL.md, "Messages").  The decoders trust nothing:
  * every count is bounded before it sizes anything, every enum is checked,
  * and a payload must be consumed exactly.
  */

@@ -1,4 +1,4 @@
-/* Private to sut_adapters/isolation/: an external SUT behind worker
+/* Private to isolation/: an external SUT behind worker
  * processes, and what it declares. */
 #ifndef BROADCHECK_ISOLATED_H
 #define BROADCHECK_ISOLATED_H

@@ -1,16 +1,16 @@
 /*
- * Private to properties/: what a merged result carries beyond a run result
+ * Private to report/: what a merged result carries beyond a run result
  * (merge.c), and the report writers that show it (report.c).  Include after
  * internal.h.
  */
-#ifndef BROADCHECK_PROPERTIES_MERGE_H
-#define BROADCHECK_PROPERTIES_MERGE_H
+#ifndef BROADCHECK_REPORT_NOTES_H
+#define BROADCHECK_REPORT_NOTES_H
 
 #include <stdio.h>
 
 #include <jansson.h>
 
-#include "broadcheck/properties.h"
+#include "broadcheck/report.h"
 
 /* Notes on a result that did not come from one run. */
 typedef struct bc_report_notes {

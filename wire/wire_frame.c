@@ -1,6 +1,6 @@
 /*
  * Frames of the wire protocol: the growing write buffer, little-endian
- * integers, and the 12-byte header (sut_adapters/PROTOCOL.md, "Frames").
+ * integers, and the 12-byte header (wire/PROTOCOL.md, "Frames").
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Private to sut_adapters/: the built-in SUTs. */
+/* Private to builtin_suts/: the built-in SUTs. */
 #ifndef BROADCHECK_BUILTIN_H
 #define BROADCHECK_BUILTIN_H
 

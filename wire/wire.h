@@ -1,5 +1,5 @@
 /*
- * Private to sut_adapters/: the wire protocol of sut_adapters/PROTOCOL.md,
+ * Private to the harness (isolation/) and the worker: the wire protocol of wire/PROTOCOL.md,
  * encoders and the one decoder, shared by the harness (isolation/) and
  * broadcheck-worker (worker/).  Nothing here does I/O: frames are built in
  * and parsed from memory, so every diagnosis can be tested on bytes.

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../builtin.h"
+#include "builtin.h"
 
 static void reference_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
                             bc_sut_answer *a)

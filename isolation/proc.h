@@ -1,5 +1,5 @@
 /*
- * Private to sut_adapters/isolation/: one worker process and the frames
+ * Private to isolation/: one worker process and the frames
  * exchanged with it.  Everything a worker can do wrong (die, hang, grow
  * past its memory limit, write junk) ends here as a one-line diagnosis; the
  * caller then frees the process and starts another for the next question.

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "broadcheck/merge.h"
+#include "broadcheck/report.h"
 #include "internal.h"
-#include "merge.h"
+#include "notes.h"
 
 typedef struct input {
     const char *path;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../builtin.h"
+#include "builtin.h"
 
 /* NUMPY with the result dim taken as max(a, b): 0 against 1 gives 1.
  * microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049 (fixed by PR #31156: a
