@@ -20,6 +20,7 @@ typedef struct isolated {
     bc_proc_launch launch;
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
+    unsigned partial; /* BC_PARTIAL_* declared (protocol 2 and later) */
     pthread_mutex_t lock;
     bc_proc **idle;
     int nidle, idle_cap;
@@ -29,11 +30,16 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
                            bc_sut_answer *answer);
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer);
 
-static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval};
+static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval, NULL};
 
 int bc_isolated_is(const bc_sut *sut)
 {
     return sut && sut->ops == &isolated_ops;
+}
+
+unsigned bc_isolated_partial_caps(const bc_sut *sut)
+{
+    return bc_isolated_is(sut) ? ((const isolated *)sut)->partial : 0;
 }
 
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut)

@@ -17,6 +17,8 @@ int bc_isolated_is(const bc_sut *sut);
 void bc_isolated_close(const bc_sut *sut);
 /* Its declared capabilities (NULL for any other SUT). */
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut);
+/* The BC_PARTIAL_* it declared (0 for a worker of protocol 1). */
+unsigned bc_isolated_partial_caps(const bc_sut *sut);
 
 /* Why a question is outside caps ("" and 0 if it is inside). */
 int bc_caps_refuse_shape(const bc_adapter_capabilities *caps, const bc_params *p, int n,
