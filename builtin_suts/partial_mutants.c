@@ -38,8 +38,8 @@ static const bc_pdim *at_axis(const bc_pshape *s, int R, int a)
 /* An unknown dim broadcast against 1s gives 1: the size-1 side is taken as
  * the result, as a max() of a "?" encoded as -1 does.  llvm/torch-mlir PR
  * #3001 (ONNX Expand broadcast a 1 against a ? dim to 1 instead of ?). */
-static void unknown_times_one(const bc_sut *sut, const bc_params *p, int n,
-                              const bc_pshape *s, const bc_psymbols *syms, bc_sut_panswer *a)
+static void unknown_times_one(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                              const bc_psymbols *syms, bc_sut_panswer *a)
 {
     (void)sut;
     bc_panswer_from_reference(p, n, s, syms, a);
@@ -143,16 +143,14 @@ static void merge_intersects(const bc_sut *sut, const bc_params *p, int n, const
     }
 }
 
-#define PARTIAL_MUTANT(ident, fn, name, what, cite)                                   \
-    static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                \
+#define PARTIAL_MUTANT(ident, fn, name, what, cite)                                                \
+    static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                             \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
 PARTIAL_MUTANT(bc_mutant_partial_unknown_times_one, unknown_times_one,
                "mutant:partial-unknown-times-one",
-               "numpy: an unknown dim (?) broadcast against 1 gives 1",
-               "llvm/torch-mlir PR #3001");
-PARTIAL_MUTANT(bc_mutant_partial_interval_as_one, interval_as_one,
-               "mutant:partial-interval-as-one",
+               "numpy: an unknown dim (?) broadcast against 1 gives 1", "llvm/torch-mlir PR #3001");
+PARTIAL_MUTANT(bc_mutant_partial_interval_as_one, interval_as_one, "mutant:partial-interval-as-one",
                "numpy: an interval that holds 1 (0..5) is taken to be 1",
                "ROCm/AMDMIGraphX PR #2629 (revised by PR #2821)");
 PARTIAL_MUTANT(bc_mutant_partial_symbols_equal, symbols_equal, "mutant:partial-symbols-equal",

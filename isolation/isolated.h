@@ -27,5 +27,9 @@ int bc_caps_refuse_eval(const bc_adapter_capabilities *caps, const bc_eval_reque
                         char *why, size_t cap);
 /* "shape, elementwise; rules numpy; ...", into buf[cap]. */
 void bc_caps_format(const bc_adapter_capabilities *caps, char *buf, size_t cap);
+/* Why a partial-shape question is outside caps and the BC_PARTIAL_* declared. */
+int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial,
+                           const bc_params *p, int n, const bc_pshape *shapes, char *why,
+                           size_t cap);
 
 #endif

@@ -52,8 +52,9 @@ static int place_of(const bc_params *p, int n, const int *rank, int i, int k)
 {
     const int R = frame_rank(p, n, rank);
     int at = -1;
-    if (rank[i] < 0 || R < 0 || (n == 2 && rank[1 - i] < 0 && p->rule != BC_RULE_NONE &&
-                                 p->rule != BC_RULE_NUMPY && p->rule != BC_RULE_BIDIRECTIONAL))
+    if (rank[i] < 0 || R < 0 ||
+        (n == 2 && rank[1 - i] < 0 && p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY &&
+         p->rule != BC_RULE_BIDIRECTIONAL))
         return -1;
     switch (p->rule) {
     case BC_RULE_NONE: at = k; break;
@@ -143,7 +144,7 @@ typedef struct conc {
     int64_t sym_lo[BC_MAX_SYMBOLS + 1], sym_hi[BC_MAX_SYMBOLS + 1];
     int64_t sym_val[BC_MAX_SYMBOLS + 1];
     int rank[BC_VECTOR_MAX_SHAPES];
-    int frame;                                   /* frame_rank */
+    int frame;                                            /* frame_rank */
     signed char place[BC_VECTOR_MAX_SHAPES][BC_MAX_RANK]; /* place_of, -1: none */
     bc_shape result;
     bc_error err;
@@ -208,9 +209,8 @@ static void fill_unknown_ranks(const bc_pvector *c, conc *x)
         if (c->shapes[i].rank != BC_RANK_DYNAMIC)
             continue;
         x->shapes[i].rank = 0;
-        int big = c->params.rule == BC_RULE_BROADCAST_TO || c->params.rule == BC_RULE_EXPLICIT
-                      ? 1
-                      : 0;
+        int big =
+            c->params.rule == BC_RULE_BROADCAST_TO || c->params.rule == BC_RULE_EXPLICIT ? 1 : 0;
         if (c->params.rule == BC_RULE_NONE && base >= 0)
             x->shapes[i] = x->shapes[base];
         else if (c->nshapes == 2 && i == big && c->params.rule != BC_RULE_NUMPY &&
@@ -268,8 +268,7 @@ static void start(const bc_pvector *c, conc *x, bc_prng *rnd)
 /* Rules whose dims at an axis must all be equal (no 1 stretches). */
 static int equal_dims(const bc_params *p)
 {
-    return p->rule == BC_RULE_NONE ||
-           (p->rule == BC_RULE_EXPLICIT && (p->options & BC_OPT_AXES));
+    return p->rule == BC_RULE_NONE || (p->rule == BC_RULE_EXPLICIT && (p->options & BC_OPT_AXES));
 }
 
 /* Sets every dim placed at `at` to v, or to 1 where v is outside its
@@ -329,8 +328,7 @@ static int repair(const bc_pvector *c, conc *x, int fixed)
             if (!set_axis(c, x, at, cand[j]))
                 continue;
             ask_reference(c, x);
-            fixed_now = x->kind == BC_OK ||
-                        (x->kind == BC_ERR_DIM_MISMATCH && x->err.axis != at);
+            fixed_now = x->kind == BC_OK || (x->kind == BC_ERR_DIM_MISMATCH && x->err.axis != at);
         }
         if (!fixed_now)
             return 0;
@@ -404,13 +402,13 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
     ctx->sut->ops->infer_partial(ctx->sut, &c->params, c->nshapes, c->shapes, &c->syms, a);
 }
 
-static void describe_answer(const bc_sut_panswer *a, const bc_psymbols *syms, char *buf,
-                            size_t cap)
+static void describe_answer(const bc_sut_panswer *a, const bc_psymbols *syms, char *buf, size_t cap)
 {
     switch (a->status) {
     case BC_SUT_OK: bc_pshape_format(&a->shape, syms, buf, cap); break;
     case BC_SUT_REJECTED:
-        snprintf(buf, cap, "error%s%s", a->kind ? ":" : "", a->kind ? bc_error_kind_name(a->kind) : "");
+        snprintf(buf, cap, "error%s%s", a->kind ? ":" : "",
+                 a->kind ? bc_error_kind_name(a->kind) : "");
         break;
     case BC_SUT_UNSUPPORTED: snprintf(buf, cap, "unsupported"); break;
     default: snprintf(buf, cap, "internal error (%s)", a->message); break;
@@ -479,8 +477,8 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
             return 0;
         say_conc(x, cs, sizeof cs);
         bc_shape_format(&x->result, res, sizeof res);
-        snprintf(detail, cap, "SUT rejects, but the concretization %s is accepted (result %s)",
-                 cs, res);
+        snprintf(detail, cap, "SUT rejects, but the concretization %s is accepted (result %s)", cs,
+                 res);
         return 1;
     }
     const bc_pshape *q = &a->shape;
@@ -492,8 +490,8 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
     if (q->rank != x->result.rank) {
         if (symbols)
             return 0;
-        snprintf(detail, cap, "SUT gives %s, but the concretization %s gives %s, of rank %d",
-                 got, cs, res, x->result.rank);
+        snprintf(detail, cap, "SUT gives %s, but the concretization %s gives %s, of rank %d", got,
+                 cs, res, x->result.rank);
         return 1;
     }
     for (int k = 0; k < q->rank; k++) {
@@ -502,8 +500,10 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
         if (!symbols && (v < d->lo || v > d->hi)) {
             char dt[96];
             bc_pdim_format(d, &c->syms, dt, sizeof dt);
-            snprintf(detail, cap, "SUT gives %s, but the concretization %s gives %s: %lld at "
-                     "axis %d is outside %s", got, cs, res, (long long)v, k, dt);
+            snprintf(detail, cap,
+                     "SUT gives %s, but the concretization %s gives %s: %lld at "
+                     "axis %d is outside %s",
+                     got, cs, res, (long long)v, k, dt);
             return 1;
         }
         if (!symbols || !d->sym)
@@ -514,10 +514,11 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
                 for (int m = 0; m < c->shapes[i].rank; m++)
                     used |= c->shapes[i].dims[m].sym == d->sym;
             if (used && x->sym_val[d->sym] != v) {
-                snprintf(detail, cap, "SUT gives %s, but the concretization %s (%s = %lld) gives "
-                         "%s: axis %d is %lld, not %s", got, cs, c->syms.names[d->sym - 1],
-                         (long long)x->sym_val[d->sym], res, k, (long long)v,
-                         c->syms.names[d->sym - 1]);
+                snprintf(detail, cap,
+                         "SUT gives %s, but the concretization %s (%s = %lld) gives "
+                         "%s: axis %d is %lld, not %s",
+                         got, cs, c->syms.names[d->sym - 1], (long long)x->sym_val[d->sym], res, k,
+                         (long long)v, c->syms.names[d->sym - 1]);
                 return 1;
             }
             if (used)
@@ -526,8 +527,10 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
         /* a symbol of the SUT's own: equal wherever it is in the answer */
         for (int m = 0; m < k; m++)
             if (q->dims[m].sym == d->sym && x->result.dims[m] != v) {
-                snprintf(detail, cap, "SUT gives %s, one symbol at axes %d and %d, but the "
-                         "concretization %s gives %s", got, m, k, cs, res);
+                snprintf(detail, cap,
+                         "SUT gives %s, one symbol at axes %d and %d, but the "
+                         "concretization %s gives %s",
+                         got, m, k, cs, res);
                 return 1;
             }
     }
@@ -603,9 +606,11 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
             if (result_is_target(&c->params) && ref_ok && ref.rank == q->rank &&
                 (side ? ref.dims[k].hi : ref.dims[k].lo) == b)
                 continue;
-            snprintf(detail, cap, "SUT gives %s, but no accepted concretization has %s%lld at "
-                     "axis %d (its %s bound)", got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "",
-                     (long long)b, k, side ? "upper" : "lower");
+            snprintf(detail, cap,
+                     "SUT gives %s, but no accepted concretization has %s%lld at "
+                     "axis %d (its %s bound)",
+                     got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "", (long long)b, k,
+                     side ? "upper" : "lower");
             result = BC_CHECK_FAIL;
         }
     }
@@ -649,14 +654,18 @@ static bc_check static_agrees(bc_check_ctx *ctx, const bc_pvector *c, char *deta
         if (a.status == BC_SUT_OK && bc_pshape_equal(&q, &w))
             return BC_CHECK_PASS;
         bc_shape_format(&want, ref, sizeof ref);
-        snprintf(detail, cap, "on static shapes the SUT's partial inference gives %s, the static "
-                 "reference %s", got, ref);
+        snprintf(detail, cap,
+                 "on static shapes the SUT's partial inference gives %s, the static "
+                 "reference %s",
+                 got, ref);
         return BC_CHECK_FAIL;
     }
     if (a.status == BC_SUT_REJECTED && (a.kind == BC_OK || a.kind == kind))
         return BC_CHECK_PASS;
-    snprintf(detail, cap, "on static shapes the SUT's partial inference gives %s, the static "
-             "reference rejects: %s", got, err.message);
+    snprintf(detail, cap,
+             "on static shapes the SUT's partial inference gives %s, the static "
+             "reference rejects: %s",
+             got, err.message);
     return BC_CHECK_FAIL;
 }
 
@@ -761,9 +770,8 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
                 }
                 if (s >= 0) {
                     /* each occurrence its own bounds, all holding the value, now and then */
-                    *d = (caps & BC_PARTIAL_INTERVAL) && bc_prng_percent(r, 15)
-                             ? widen(r, value)
-                             : sym_bounds[s];
+                    *d = (caps & BC_PARTIAL_INTERVAL) && bc_prng_percent(r, 15) ? widen(r, value)
+                                                                                : sym_bounds[s];
                     d->sym = symbol_named(&c->syms, s);
                 }
             }

@@ -108,8 +108,8 @@ static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, names *nm, b
     for (int i = 0; i < n; i++) {
         if (s[i].rank < BC_RANK_DYNAMIC || s[i].rank > BC_MAX_RANK)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, i, -1, -1, s[i].rank, BC_MAX_RANK,
-                                "operand %d has rank %d, outside 0..%d (or unknown)", i,
-                                s[i].rank, BC_MAX_RANK);
+                                "operand %d has rank %d, outside 0..%d (or unknown)", i, s[i].rank,
+                                BC_MAX_RANK);
         for (int k = 0; k < s[i].rank; k++) {
             const bc_pdim *d = &s[i].dims[k];
             if (d->lo < 0)
@@ -139,7 +139,8 @@ static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, names *nm, b
                 say(nm, d, &before);
                 return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, i, -1, k, d->lo, lo[d->sym],
                                     "operand %d axis %d: %s contradicts %s before it: a symbol "
-                                    "is one value", i, k, nm->a, nm->b);
+                                    "is one value",
+                                    i, k, nm->a, nm->b);
             }
             lo[d->sym] = l;
             hi[d->sym] = h;
@@ -153,9 +154,8 @@ static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, names *nm, b
     return BC_OK;
 }
 
-static bc_error_kind dim_mismatch(bc_rule rule, int operand, int other, int axis,
-                                  const bc_pdim *x, const bc_pdim *y, const char *need, names *nm,
-                                  bc_error *err)
+static bc_error_kind dim_mismatch(bc_rule rule, int operand, int other, int axis, const bc_pdim *x,
+                                  const bc_pdim *y, const char *need, names *nm, bc_error *err)
 {
     say(nm, x, y);
     return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, operand, other, axis, x->lo, y->lo,
@@ -184,8 +184,10 @@ static bc_error_kind p_none(int n, const bc_pshape *s, names *nm, bc_pshape *out
         }
         if (s[i].rank != r.rank)
             return bc_error_set(err, BC_ERR_RANK_MISMATCH, BC_RULE_NONE, i, base, -1, s[i].rank,
-                                r.rank, "operand %d has rank %d, operand %d has rank %d; none "
-                                "needs equal shapes", i, s[i].rank, base, r.rank);
+                                r.rank,
+                                "operand %d has rank %d, operand %d has rank %d; none "
+                                "needs equal shapes",
+                                i, s[i].rank, base, r.rank);
         for (int a = 0; a < r.rank; a++)
             if (!merge_equal(&r.dims[a], &r.dims[a], &s[i].dims[a]))
                 return dim_mismatch(BC_RULE_NONE, i, base, a, &s[i].dims[a], &r.dims[a],
@@ -239,9 +241,11 @@ static bc_error_kind p_onto(bc_rule rule, const bc_pshape *big, int big_op, cons
 {
     if (big->rank != BC_RANK_DYNAMIC && small->rank != BC_RANK_DYNAMIC) {
         if (small->rank > big->rank)
-            return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, small_op, big_op, -1,
-                                small->rank, big->rank, "operand %d has rank %d, more than "
-                                "operand %d's %d", small_op, small->rank, big_op, big->rank);
+            return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, small_op, big_op, -1, small->rank,
+                                big->rank,
+                                "operand %d has rank %d, more than "
+                                "operand %d's %d",
+                                small_op, small->rank, big_op, big->rank);
         int offset = big->rank - small->rank;
         for (int k = 0; k < small->rank; k++)
             if (!onto_possible(&big->dims[offset + k], &small->dims[k]))
@@ -291,7 +295,8 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, const bc_pshape *b, int
         return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + len, a->rank,
                             "B's %d axes%s from axis %lld run past A's rank %d", len,
                             profile == BC_PROFILE_OPENVINO_DOC ? " (trailing dims that may be 1 "
-                                                                 "dropped)" : "",
+                                                                 "dropped)"
+                                                               : "",
                             LL(axis), a->rank);
     for (int i = 0; i < len; i++) {
         const bc_pdim *ad = &a->dims[axis + i], *bd = &b->dims[i];
@@ -305,13 +310,14 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, const bc_pshape *b, int
             return dim_mismatch(rule, 1, 0, (int)axis + i, bd, ad,
                                 profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE
                                     ? "B must equal A's dim or be 1 and not exceed it"
-                                    : "B must equal A's dim or be 1", nm, err);
+                                    : "B must equal A's dim or be 1",
+                                nm, err);
     }
     return BC_OK;
 }
 
-static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64_t axis,
-                                   names *nm, bc_pshape *out, bc_error *err)
+static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64_t axis, names *nm,
+                                   bc_pshape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_PDPD;
     if (a->rank == BC_RANK_DYNAMIC || b->rank == BC_RANK_DYNAMIC) {
@@ -326,8 +332,10 @@ static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64
     int large_op = large == a ? 0 : 1, small_op = 1 - large_op;
     if (axis < -1)
         return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, small_op, large_op, -1, axis,
-                            large->rank, "axis %lld is negative; only -1 (the default) is "
-                            "allowed", LL(axis));
+                            large->rank,
+                            "axis %lld is negative; only -1 (the default) is "
+                            "allowed",
+                            LL(axis));
     if (axis == -1)
         axis = large->rank - small->rank;
     if (axis > large->rank)
@@ -351,29 +359,27 @@ static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64
 }
 
 static bc_error_kind p_explicit_axes(const bc_pshape *in, const bc_pshape *tg, int naxes,
-                                     const int64_t *axes, names *nm, bc_pshape *out,
-                                     bc_error *err)
+                                     const int64_t *axes, names *nm, bc_pshape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_EXPLICIT;
     *out = *tg;
     int known = in->rank != BC_RANK_DYNAMIC && tg->rank != BC_RANK_DYNAMIC;
     if (known && in->rank > tg->rank)
         return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
-                            "the input has rank %d, more than the target's %d", in->rank,
-                            tg->rank);
+                            "the input has rank %d, more than the target's %d", in->rank, tg->rank);
     if (tg->rank == BC_RANK_DYNAMIC)
         return BC_OK; /* the entries cannot be checked against an unknown rank */
     int is_broadcast[BC_MAX_RANK] = {0};
     for (int j = 0; j < naxes; j++)
         if (axes[j] < 0 || axes[j] >= tg->rank)
-            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, -1, -1, -1, axes[j],
-                                tg->rank, "broadcast axis %lld (entry %d) is outside the "
-                                "target's axes 0..%d", LL(axes[j]), j, tg->rank - 1);
+            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, -1, -1, -1, axes[j], tg->rank,
+                                "broadcast axis %lld (entry %d) is outside the "
+                                "target's axes 0..%d",
+                                LL(axes[j]), j, tg->rank - 1);
     for (int j = 0; j < naxes; j++) {
         if (is_broadcast[axes[j]])
-            return bc_error_set(err, BC_ERR_AXES_DUPLICATE, rule, -1, -1, (int)axes[j], axes[j],
-                                0, "broadcast axis %lld is named twice (entry %d)", LL(axes[j]),
-                                j);
+            return bc_error_set(err, BC_ERR_AXES_DUPLICATE, rule, -1, -1, (int)axes[j], axes[j], 0,
+                                "broadcast axis %lld is named twice (entry %d)", LL(axes[j]), j);
         is_broadcast[axes[j]] = 1;
     }
     if (in->rank == BC_RANK_DYNAMIC)
@@ -381,14 +387,15 @@ static bc_error_kind p_explicit_axes(const bc_pshape *in, const bc_pshape *tg, i
     if (in->rank != tg->rank - naxes)
         return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, in->rank, tg->rank - naxes,
                             "the input has rank %d but the target's rank %d less %d broadcast "
-                            "axes is %d", in->rank, tg->rank, naxes, tg->rank - naxes);
+                            "axes is %d",
+                            in->rank, tg->rank, naxes, tg->rank - naxes);
     for (int t = 0, i = 0; t < tg->rank; t++) {
         if (is_broadcast[t])
             continue;
         bc_pdim unused;
         if (!merge_equal(&unused, &in->dims[i], &tg->dims[t]))
-            return dim_mismatch(rule, 0, 1, t, &in->dims[i], &tg->dims[t],
-                                "they must be equal", nm, err);
+            return dim_mismatch(rule, 0, 1, t, &in->dims[i], &tg->dims[t], "they must be equal", nm,
+                                err);
         i++;
     }
     return BC_OK;
@@ -402,17 +409,17 @@ static bc_error_kind p_explicit_mapping(const bc_pshape *in, const bc_pshape *tg
     *out = *tg;
     if (in->rank != BC_RANK_DYNAMIC && tg->rank != BC_RANK_DYNAMIC && in->rank > tg->rank)
         return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
-                            "the input has rank %d, more than the target's %d", in->rank,
-                            tg->rank);
+                            "the input has rank %d, more than the target's %d", in->rank, tg->rank);
     if (in->rank != BC_RANK_DYNAMIC && nmap != in->rank)
         return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmap, in->rank,
                             "axes_mapping has %d entries but the input has rank %d; one entry "
-                            "per input axis", nmap, in->rank);
+                            "per input axis",
+                            nmap, in->rank);
     for (int i = 0; i < nmap && tg->rank != BC_RANK_DYNAMIC; i++)
         if (map[i] < 0 || map[i] >= tg->rank)
             return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, map[i], tg->rank,
-                                "axes_mapping entry %d is %lld, outside the target's axes 0..%d",
-                                i, LL(map[i]), tg->rank - 1);
+                                "axes_mapping entry %d is %lld, outside the target's axes 0..%d", i,
+                                LL(map[i]), tg->rank - 1);
     for (int i = 1; i < nmap; i++) {
         if (map[i] == map[i - 1])
             return bc_error_set(err, BC_ERR_AXES_DUPLICATE, rule, 0, 1, (int)map[i], map[i], 0,
@@ -420,9 +427,10 @@ static bc_error_kind p_explicit_mapping(const bc_pshape *in, const bc_pshape *tg
                                 LL(map[i]), i - 1, i);
         if (map[i] < map[i - 1])
             return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, (int)map[i], map[i],
-                                map[i - 1], "axes_mapping entry %d (%lld) is below entry %d "
-                                "(%lld); it must strictly increase", i, LL(map[i]), i - 1,
-                                LL(map[i - 1]));
+                                map[i - 1],
+                                "axes_mapping entry %d (%lld) is below entry %d "
+                                "(%lld); it must strictly increase",
+                                i, LL(map[i]), i - 1, LL(map[i - 1]));
     }
     if (in->rank == BC_RANK_DYNAMIC || tg->rank == BC_RANK_DYNAMIC)
         return BC_OK;
@@ -435,8 +443,8 @@ static bc_error_kind p_explicit_mapping(const bc_pshape *in, const bc_pshape *tg
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes,
-                        const bc_psymbols *syms, bc_pshape *out, bc_error *err)
+bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, const bc_psymbols *syms,
+                        bc_pshape *out, bc_error *err)
 {
     bc_error_kind k = check_params(p, n, err);
     if (k)

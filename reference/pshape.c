@@ -151,13 +151,13 @@ int bc_pshape_parse(const char *text, const char **end, bc_pshape *out, bc_psymb
     const char *s = skip_blanks(text);
     out->rank = 0;
 #define COL ((int)(s - text) + 1)
-#define FAIL(...)                                                   \
-    do {                                                            \
-        if (why && cap)                                             \
-            snprintf(why, cap, __VA_ARGS__);                        \
-        if (end)                                                    \
-            *end = s;                                               \
-        return -1;                                                  \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        if (why && cap)                                                                            \
+            snprintf(why, cap, __VA_ARGS__);                                                       \
+        if (end)                                                                                   \
+            *end = s;                                                                              \
+        return -1;                                                                                 \
     } while (0)
     if (*s != '[' && *s)
         FAIL("column %d: expected '[' to start a shape, found '%c'", COL, *s);
@@ -205,7 +205,8 @@ int bc_pshape_parse(const char *text, const char **end, bc_pshape *out, bc_psymb
                 goto have_dim; /* a bare symbol: any value */
             if (is_name_start((unsigned char)*s) || *s == ':')
                 FAIL("column %d: expected the bounds of symbol %.*s after ':' (N, LO..HI, LO.. "
-                     "or ..HI)", COL, (int)len, name);
+                     "or ..HI)",
+                     COL, (int)len, name);
         }
         if (*s == '?') {
             s++;
@@ -225,7 +226,8 @@ int bc_pshape_parse(const char *text, const char **end, bc_pshape *out, bc_psymb
                     hi = BC_DIM_UNBOUNDED; /* LO.. */
                 if (*s == '.' || *s == '?')
                     FAIL("column %d: unexpected '%c' in the interval at axis %d (write LO..HI, "
-                         "LO.. or ..HI)", COL, *s, axis);
+                         "LO.. or ..HI)",
+                         COL, *s, axis);
                 if (lo > hi) {
                     s = at;
                     FAIL("column %d: the interval at axis %d is empty (%lld > %lld)", COL, axis,
@@ -233,7 +235,8 @@ int bc_pshape_parse(const char *text, const char **end, bc_pshape *out, bc_psymb
                 }
             } else if (r == 0) {
                 FAIL("column %d: expected a dim at axis %d (an integer, ?, LO..HI, LO.., ..HI or "
-                     "a symbol)", COL, axis);
+                     "a symbol)",
+                     COL, axis);
             } else {
                 hi = lo;
             }
@@ -258,9 +261,8 @@ int bc_pshape_parse(const char *text, const char **end, bc_pshape *out, bc_psymb
 
 /* ---- formatting ------------------------------------------------------------ */
 
-#define PUT(...)                                                                    \
-    len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, \
-                            __VA_ARGS__)
+#define PUT(...)                                                                                   \
+    len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, __VA_ARGS__)
 
 int bc_pdim_format(const bc_pdim *d, const bc_psymbols *syms, char *buf, size_t cap)
 {

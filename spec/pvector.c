@@ -69,9 +69,9 @@ int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
             continue;
         memcpy(word, w, len);
         word[len] = '\0';
-        bc_pshape *s = arrow ? &v->expect_shape : nshapes < BC_VECTOR_MAX_SHAPES
-                                                      ? &v->shapes[nshapes]
-                                                      : NULL;
+        bc_pshape *s = arrow                            ? &v->expect_shape
+                       : nshapes < BC_VECTOR_MAX_SHAPES ? &v->shapes[nshapes]
+                                                        : NULL;
         if (!s || (arrow && expected)) {
             result = 0; /* too many shapes or results: the static parser says which */
             break;
@@ -131,9 +131,8 @@ int bc_pvector_format(const bc_pvector *v, char *buf, size_t cap)
     free(head);
     plen -= (int)strlen(" -> error");
     size_t len = 0;
-#define PUT(...)                                                                    \
-    len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, \
-                            __VA_ARGS__)
+#define PUT(...)                                                                                   \
+    len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, __VA_ARGS__)
     PUT("%.*s", plen > 0 ? plen : 0, prefix);
     for (int i = 0; i < v->nshapes; i++) {
         PUT(" ");
@@ -152,8 +151,7 @@ int bc_pvector_format(const bc_pvector *v, char *buf, size_t cap)
     return (int)len;
 }
 
-int bc_pvector_check(const bc_pvector *v, bc_error_kind *got, bc_pshape *got_shape,
-                     bc_error *err)
+int bc_pvector_check(const bc_pvector *v, bc_error_kind *got, bc_pshape *got_shape, bc_error *err)
 {
     *got = bc_pinfer(&v->params, v->nshapes, v->shapes, &v->syms, got_shape, err);
     switch (v->expect) {
@@ -186,8 +184,7 @@ int bc_pvector_check_line(const char *line, char *detail, size_t cap)
             if (got == BC_OK)
                 bc_pshape_format(&shape, &v->syms, have, sizeof have);
             else
-                snprintf(have, sizeof have, "error:%s (%s)", bc_error_kind_name(got),
-                         err.message);
+                snprintf(have, sizeof have, "error:%s (%s)", bc_error_kind_name(got), err.message);
             snprintf(detail, cap, "FAIL %s\n    reference gives %s", want, have);
             status = 0;
         }

@@ -51,9 +51,9 @@ typedef struct bc_psymbols {
 /* ---- dims and shapes --------------------------------------------------- */
 
 bc_pdim bc_pdim_static(int64_t d);
-bc_pdim bc_pdim_dynamic(void); /* ?: [0, unbounded], no symbol */
-int bc_pdim_is_static(const bc_pdim *d);  /* lo == hi (a symbol may be attached) */
-int bc_pdim_may_be_1(const bc_pdim *d);   /* lo <= 1 <= hi */
+bc_pdim bc_pdim_dynamic(void);           /* ?: [0, unbounded], no symbol */
+int bc_pdim_is_static(const bc_pdim *d); /* lo == hi (a symbol may be attached) */
+int bc_pdim_may_be_1(const bc_pdim *d);  /* lo <= 1 <= hi */
 int bc_pdim_contains(const bc_pdim *d, int64_t v);
 
 /* A partial shape with every dim static and no symbol: what a static shape is. */
@@ -91,8 +91,8 @@ int bc_psymbols_intern(bc_psymbols *syms, const char *name, size_t len);
  * bc_infer), RULES.md §14.  Returns BC_OK and fills *out (its symbols are
  * those of the inputs), or the error kind with *err filled (if not NULL);
  * syms (may be NULL) only names symbols in messages. */
-bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes,
-                        const bc_psymbols *syms, bc_pshape *out, bc_error *err);
+bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, const bc_psymbols *syms,
+                        bc_pshape *out, bc_error *err);
 
 #ifdef __cplusplus
 }
