@@ -78,10 +78,11 @@ int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
         }
         const char *end;
         char detail[256];
-        if (bc_pshape_parse(word, &end, s, &v->syms, detail, sizeof detail) != 0 || *end) {
+        int bad = bc_pshape_parse(word, &end, s, &v->syms, detail, sizeof detail) != 0;
+        if (bad || *end) {
             if (arrow)
-                WHY("column %d: expected result: %s", col, *end ? "junk after ']'" : detail);
-            else if (*end)
+                WHY("column %d: expected result: %s", col, bad ? detail : "junk after ']'");
+            else if (!bad)
                 WHY("column %d: shape %d: unexpected '%s' after ']'", col, nshapes + 1, end);
             else
                 WHY("column %d: shape %d: %s", col, nshapes + 1, detail);

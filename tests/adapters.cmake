@@ -97,6 +97,13 @@ bc_adapter_known(torch negative-dim-named-otherwise shape-differential
 bc_adapter_known(onnx negative-dims-accepted shape-differential
   "numpy [-1] -> error:negative-dim"
   "SUT gives .-1., reference rejects: negative-dim")
+# on partial shapes (docs/certifications/onnx-partial.md)
+bc_adapter_known(onnx partial-prelu-accepts partial-precision
+  "onnx-uni [] [0] -> error:rank-too-large"
+  "SUT accepts .*, but no concretization is accepted")
+bc_adapter_known(onnx partial-negative-dims partial-static-agrees
+  "numpy [-1] -> error:negative-dim"
+  "the SUT's partial inference gives .-1., the static reference rejects: negative-dim")
 bc_adapter_known(onnx prelu-slope-unchecked shape-differential
   "onnx-uni [] [0] -> error:rank-too-large"
   "SUT gives .., reference rejects: rank-too-large")
