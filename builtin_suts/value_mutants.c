@@ -323,7 +323,7 @@ static void sum_skips_stretched(const bc_sut *sut, const bc_eval_request *req, b
 }
 
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \
-    static const bc_sut_ops ident##_ops = {reference_infer, fn}; \
+    static const bc_sut_ops ident##_ops = {reference_infer, fn, NULL}; \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
 VALUE_MUTANT(bc_mutant_contiguous_assumed, contiguous_assumed, "mutant:contiguous-assumed",

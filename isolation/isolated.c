@@ -20,6 +20,7 @@ typedef struct isolated {
     bc_proc_launch launch;
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
+    unsigned partial; /* BC_PARTIAL_* declared (protocol 2 and later) */
     pthread_mutex_t lock;
     bc_proc **idle;
     int nidle, idle_cap;
@@ -29,11 +30,20 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
                            bc_sut_answer *answer);
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer);
 
-static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval};
+static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
+                             const bc_pshape *shapes, const bc_psymbols *syms,
+                             bc_sut_panswer *answer);
+
+static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval, isolated_partial};
 
 int bc_isolated_is(const bc_sut *sut)
 {
     return sut && sut->ops == &isolated_ops;
+}
+
+unsigned bc_isolated_partial_caps(const bc_sut *sut)
+{
+    return bc_isolated_is(sut) ? ((const isolated *)sut)->partial : 0;
 }
 
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut)
@@ -41,12 +51,17 @@ const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut)
     return bc_isolated_is(sut) ? &((const isolated *)sut)->caps : NULL;
 }
 
-/* message into the answer, cut to fit (a diagnosis leads with what matters). */
+/* message into dst[cap], cut to fit (a diagnosis leads with what matters). */
+static void cut_copy(char *dst, size_t cap, const char *message)
+{
+    size_t n = strnlen(message, cap - 1);
+    memcpy(dst, message, n);
+    dst[n] = '\0';
+}
+
 static void set_message(bc_sut_answer *a, const char *message)
 {
-    size_t n = strnlen(message, sizeof a->message - 1);
-    memcpy(a->message, message, n);
-    a->message[n] = '\0';
+    cut_copy(a->message, sizeof a->message, message);
 }
 
 static void answer_with(bc_sut_answer *a, bc_sut_status status, const char *message)
@@ -207,6 +222,61 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
     exchange(s, w, req, answer);
 }
 
+/* ---- a partial-shape question (protocol 2) ------------------------------------ */
+
+static void panswer_with(bc_sut_panswer *a, bc_sut_status status, const char *message)
+{
+    a->status = status;
+    a->kind = BC_OK;
+    a->shape.rank = 0;
+    cut_copy(a->message, sizeof a->message, message);
+}
+
+static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
+                             const bc_pshape *shapes, const bc_psymbols *syms,
+                             bc_sut_panswer *answer)
+{
+    isolated *s = (isolated *)sut;
+    char why[1024];
+    if (bc_caps_refuse_partial(&s->caps, s->partial, p, n, shapes, why, sizeof why)) {
+        panswer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    bc_proc *w = acquire(s, why, sizeof why);
+    if (!w) {
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        return;
+    }
+    uint32_t seq;
+    bc_wbuf *b = bc_proc_request(w, &seq);
+    bc_wire_encode_pshape(b, seq, p, n, shapes, syms);
+    const unsigned char *payload;
+    size_t len;
+    if (bc_proc_ask(w, s->timeout_ms, &payload, &len, why, sizeof why) != 0) {
+        bc_proc_kill(w);
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        return;
+    }
+    bc_wire_panswer *a = malloc(sizeof *a);
+    char diag[768];
+    if (!a || bc_wire_decode_panswer(payload, len, a, diag, sizeof diag) != 0) {
+        bc_proc_kill(w); /* the stream cannot be trusted any more */
+        snprintf(why, sizeof why, "protocol error: %s", a ? diag : "out of memory");
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        free(a);
+        return;
+    }
+    answer->status = a->status;
+    answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
+    answer->shape = a->shape;
+    cut_copy(answer->message, sizeof answer->message, a->message);
+    if (a->flags & BC_WIRE_RETIRE)
+        bc_proc_stop(w);
+    else
+        put_back(s, w);
+    free(a);
+}
+
 /* ---- open and close ------------------------------------------------------------ */
 
 static void free_isolated(isolated *s)
@@ -251,6 +321,7 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
         snprintf(why, cap, "out of memory");
     } else if ((first = bc_proc_start(&s->launch, s->start_timeout_ms, hello, why, cap))) {
         s->caps = hello->caps;
+        s->partial = hello->partial;
         s->name = strdup(name);
         s->version = strdup(hello->version);
         size_t len = strlen(hello->name) + strlen(hello->description) + 64;

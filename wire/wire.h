@@ -13,7 +13,12 @@
 #include "broadcheck/adapter.h"
 #include "broadcheck/sut.h"
 
-#define BC_WIRE_PROTOCOL_VERSION 1u
+/* The newest protocol this build speaks, and the oldest it accepts from a
+ * worker.  Version 2 added partial shapes (PSHAPE, HELLO's partial field);
+ * a worker that takes none still says version 1, byte for byte as before. */
+#define BC_WIRE_PROTOCOL_VERSION 2u
+#define BC_WIRE_PROTOCOL_OLDEST 1u
+#define BC_WIRE_PROTOCOL_PARTIAL 2u
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'
@@ -30,6 +35,7 @@ typedef enum bc_wire_type {
     BC_WIRE_FATAL = 0x02,  /* worker -> harness: cannot serve (then exits) */
     BC_WIRE_SHAPE = 0x10,  /* harness -> worker: a shape question */
     BC_WIRE_EVAL = 0x11,   /* harness -> worker: a value question */
+    BC_WIRE_PSHAPE = 0x12, /* harness -> worker: a partial-shape question (protocol 2) */
     BC_WIRE_ANSWER = 0x20  /* worker -> harness */
 } bc_wire_type;
 
@@ -81,6 +87,7 @@ typedef struct bc_wire_hello {
     char version[BC_WIRE_MAX_NAME + 1];
     char description[BC_WIRE_MAX_DESCRIPTION + 1];
     bc_adapter_capabilities caps;
+    uint32_t partial; /* BC_ADAPTER_PARTIAL_*; protocol 2 and later, else 0 */
 } bc_wire_hello;
 
 /* A tensor on the wire: a view over `nelem` elements at `bytes`
@@ -120,6 +127,31 @@ typedef struct bc_wire_answer {
     uint64_t nbytes;         /* output bytes */
     const unsigned char *out; /* decoding: inside the frame */
 } bc_wire_answer;
+
+/* A partial-shape question (PSHAPE) and its answer (an ANSWER frame whose
+ * payload has a partial shape: wire/PROTOCOL.md). */
+typedef struct bc_wire_pquestion {
+    bc_params params;
+    bc_psymbols syms;
+    int n;
+    bc_pshape shapes[BC_WIRE_MAX_SHAPES];
+} bc_wire_pquestion;
+
+typedef struct bc_wire_panswer {
+    bc_sut_status status;
+    bc_error_kind kind;
+    uint32_t flags; /* BC_WIRE_RETIRE */
+    bc_pshape shape;
+    char message[BC_WIRE_MAX_MESSAGE + 1];
+} bc_wire_panswer;
+
+void bc_wire_encode_pshape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
+                           const bc_pshape *shapes, const bc_psymbols *syms);
+int bc_wire_decode_pquestion(const unsigned char *p, size_t len, bc_wire_pquestion *q,
+                             char *why, size_t cap);
+void bc_wire_encode_panswer(bc_wbuf *b, uint32_t seq, const bc_wire_panswer *a);
+int bc_wire_decode_panswer(const unsigned char *p, size_t len, bc_wire_panswer *a, char *why,
+                           size_t cap);
 
 void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h);
 void bc_wire_encode_fatal(bc_wbuf *b, const char *message);
