@@ -53,9 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bc_shape want;
             bc_error_kind sk = bc_infer(&v.params, v.nshapes, concrete, &want, NULL);
             BC_FUZZ_CHECK(sk == k, "'%s': static kind %d, partial kind %d", line, (int)sk, (int)k);
-            bc_pshape w = bc_pshape_from_shape(&want);
-            BC_FUZZ_CHECK(k != BC_OK || bc_pshape_equal(&w, &out),
-                          "'%s': the partial result differs from the static one", line);
+            /* want holds a shape only when the static reference accepted. */
+            if (k == BC_OK) {
+                bc_pshape w = bc_pshape_from_shape(&want);
+                BC_FUZZ_CHECK(bc_pshape_equal(&w, &out),
+                              "'%s': the partial result differs from the static one", line);
+            }
         }
         free(line);
         free(line2);
