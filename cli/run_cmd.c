@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,36 +137,37 @@ static int parse_name_list(const char *list, const char *option, int (*index_of)
     return status;
 }
 
-/* A report that cannot be written would be known only after the run, which
- * may take hours: say it now (in report.c's words) if the path is a folder
- * or its folder is missing or not writable. */
-static int check_report_path(const char *what, const char *path)
+/* The reports and the corpus, checked before a run that may take hours:
+ * each report path writable (and not a folder, FIFO or device), no two
+ * outputs on one file, no report on the corpus.  Says why on stderr. */
+static int check_outputs(const char *const *opts, const char *const *whats,
+                         const char *const *paths, int n, const char *corpus)
 {
-    struct stat st;
-    if (!path)
-        return 0;
-    if (!path[0]) {
-        fprintf(stderr, "broadcheck run: cannot write the %s report: no path given\n", what);
+    char why[1024];
+    for (int i = 0; i < n; i++) {
+        if (!paths[i])
+            continue;
+        if (bc_output_check(whats[i], paths[i], why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck run: %s: %s\n", opts[i], why);
+            return -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (paths[j] && bc_same_file(paths[i], paths[j])) {
+                fprintf(stderr, "broadcheck run: %s '%s' and %s '%s' are one file: each report "
+                        "needs its own\n", opts[j], paths[j], opts[i], paths[i]);
+                return -1;
+            }
+        if (corpus && bc_same_file(paths[i], corpus)) {
+            fprintf(stderr, "broadcheck run: %s '%s' is the corpus (--corpus '%s'): the report "
+                    "would overwrite it\n", opts[i], paths[i], corpus);
+            return -1;
+        }
+    }
+    if (corpus && bc_corpus_check(corpus, why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck run: --corpus: %s\n", why);
         return -1;
     }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "broadcheck run: cannot write %s report '%s': the path is a directory\n",
-                what, path);
-        return -1;
-    }
-    char *copy = strdup(path);
-    const char *dir = copy ? dirname(copy) : ".", *problem = NULL;
-    if (stat(dir, &st) != 0)
-        problem = strerror(errno);
-    else if (!S_ISDIR(st.st_mode))
-        problem = strerror(ENOTDIR);
-    else if (access(dir, W_OK) != 0)
-        problem = strerror(errno);
-    if (problem)
-        fprintf(stderr, "broadcheck run: cannot write %s report '%s': its folder '%s': %s\n",
-                what, path, dir, problem);
-    free(copy);
-    return problem ? -1 : 0;
+    return 0;
 }
 
 int bc_cmd_run(int argc, char **argv)
@@ -317,9 +317,16 @@ int bc_cmd_run(int argc, char **argv)
         fprintf(stderr, "broadcheck run: give --cases/--value-cases or --time, not both\n");
         return BC_EXIT_USAGE;
     }
-    if (check_report_path("JSON", json) || check_report_path("JUnit", junit) ||
-        check_report_path("certificate", cert))
+    static const char *const report_opts[] = {"--json", "--junit", "--certificate"};
+    static const char *const report_whats[] = {"JSON report", "JUnit report",
+                                               "certificate report"};
+    const char *const report_paths[] = {json, junit, cert};
+    if (check_outputs(report_opts, report_whats, report_paths, 3, cfg.corpus_path) != 0)
         return BC_EXIT_USAGE;
+    /* A report streamed to standard output has it to itself: the summary
+     * goes to standard error then. */
+    FILE *summary = bc_output_is_stdout(json) || bc_output_is_stdout(junit) ||
+                            bc_output_is_stdout(cert) ? stderr : stdout;
     cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut)
         return BC_EXIT_USAGE;
@@ -332,7 +339,7 @@ int bc_cmd_run(int argc, char **argv)
         return BC_EXIT_USAGE;
     }
     if (!quiet)
-        bc_report_summary(res, stdout);
+        bc_report_summary(res, summary);
     int status = bc_run_exit_code(res);
     struct {
         const char *path;
@@ -343,6 +350,10 @@ int bc_cmd_run(int argc, char **argv)
             fprintf(stderr, "broadcheck run: %s\n", why);
             status = BC_EXIT_USAGE;
         }
+    }
+    if (bc_run_corpus_error(res)) {
+        fprintf(stderr, "broadcheck run: %s\n", bc_run_corpus_error(res));
+        status = BC_EXIT_USAGE;
     }
     bc_run_result_free(res);
     return status;

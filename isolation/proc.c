@@ -82,6 +82,7 @@ static void child(const bc_proc_launch *l, int in_fd, int out_fd, int err_fd)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL); /* the harness ignores it; a worker gets the default */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     execv(l->argv[0], l->argv);

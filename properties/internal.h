@@ -75,11 +75,14 @@ struct bc_run_result {
     bc_failure *failures;
     int64_t corpus_replayed; /* corpus lines run before generation */
     int64_t corpus_failed;
+    char corpus_error[1024]; /* "" or why the new failures could not be appended */
 };
 
 /* Writes len bytes to fd, retrying short writes and EINTR (file_io.c).
  * Returns 0, or -1 with errno set. */
 int bc_write_all(int fd, const char *data, size_t len);
+/* "a FIFO", "a directory", ... for messages (file_io.c). */
+const char *bc_file_kind(unsigned mode);
 
 /* The replay line of a failure. */
 char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
@@ -144,8 +147,9 @@ typedef struct bc_corpus {
 /* Reads a corpus; a missing file is an empty corpus.  Returns -1 with why
  * (naming FILE:LINE) on a malformed line or a newer corpus version. */
 int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap);
-/* Appends the lines not already in the file, under an exclusive lock,
- * each line in one write.  Returns -1 with why on failure. */
+/* Appends the lines not already in the file, under an exclusive lock, in
+ * one write (a last line without its newline is ended first); on failure
+ * the file is cut back to its old length.  Returns -1 with why. */
 int bc_corpus_append(const char *path, const char *const *lines, int count, char *why,
                      size_t cap);
 void bc_corpus_free(bc_corpus *corpus);

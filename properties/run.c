@@ -487,10 +487,14 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
             goto oom;
         for (int f = 0; f < res->nfailures; f++)
             lines[f] = res->failures[f].minimal;
-        int status = bc_corpus_append(cfg->corpus_path, lines, res->nfailures, why, cap);
+        /* A corpus that cannot take the failures (a full disk) costs the
+         * run nothing: the result and its reports stand, and the caller
+         * says why the corpus was not written. */
+        if (bc_corpus_append(cfg->corpus_path, lines, res->nfailures, res->corpus_error,
+                             sizeof res->corpus_error) != 0 && !res->corpus_error[0])
+            snprintf(res->corpus_error, sizeof res->corpus_error, "corpus '%s': not written",
+                     cfg->corpus_path);
         free(lines);
-        if (status != 0)
-            goto fail;
     }
     res->elapsed = now_seconds() - start;
     goto done;
@@ -537,6 +541,11 @@ int bc_run_exit_code(const bc_run_result *r)
     return 0;
 }
 
+const char *bc_run_corpus_error(const bc_run_result *r)
+{
+    return r->corpus_error[0] ? r->corpus_error : NULL;
+}
+
 int bc_run_failure_count(const bc_run_result *r)
 {
     return r->nfailures;
@@ -562,6 +571,17 @@ int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail,
     if (!applies(property, c->params.rule)) {
         snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
                  bc_rule_name(c->params.rule));
+        return 2;
+    }
+    /* A value property on a shape line would have nothing to compute and
+     * pass unexamined (and a shape property would ignore a line's values). */
+    if (props[property].values != c->value.present) {
+        snprintf(detail, cap, "property %s checks %s, but the case is a %s line (%s)",
+                 props[property].name, props[property].values ? "values" : "shapes",
+                 c->value.present ? "value" : "shape",
+                 props[property].values ? "add op=OP dtype=DTYPE, as 'broadcheck run' prints "
+                                          "a value case"
+                                        : "drop its op=, dtype= and value options");
         return 2;
     }
     bc_check_ctx ctx = {sut, 0, NULL};

@@ -588,6 +588,35 @@ static int merge(merger *m)
     return 0;
 }
 
+/* Before reading anything: every output writable, no output on an input
+ * (it would be overwritten by a report built from it) or on another output. */
+static int check_outputs(int ninputs, const char *const *inputs, const bc_merge_output *out,
+                         char *why, size_t cap)
+{
+    const char *names[] = {"--json", "--junit", "--certificate"};
+    const char *whats[] = {"JSON report", "JUnit report", "certificate report"};
+    const char *paths[] = {out->json, out->junit, out->certificate};
+    for (int i = 0; i < 3; i++) {
+        if (!paths[i])
+            continue;
+        if (bc_output_check(whats[i], paths[i], why, cap) != 0)
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (paths[j] && bc_same_file(paths[i], paths[j])) {
+                snprintf(why, cap, "%s '%s' and %s '%s' are one file: each report needs its own",
+                         names[j], paths[j], names[i], paths[i]);
+                return -1;
+            }
+        for (int k = 0; k < ninputs; k++)
+            if (bc_same_file(paths[i], inputs[k])) {
+                snprintf(why, cap, "%s '%s' is input %d '%s': the merged report would "
+                         "overwrite a shard's report", names[i], paths[i], k + 1, inputs[k]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_output *out,
                      char *why, size_t cap)
 {
@@ -617,7 +646,8 @@ int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_outp
             m.res->cells[r][p].failure = -1;
     for (int i = 0; i < ninputs; i++)
         m.in[i].path = inputs[i];
-    if (merge(&m) == 0 && write_outputs(&m, out) == 0)
+    if (check_outputs(ninputs, inputs, out, why, cap) == 0 && merge(&m) == 0 &&
+        write_outputs(&m, out) == 0)
         status = bc_run_exit_code(m.res);
 done:
     for (int i = 0; m.in && i < ninputs; i++)

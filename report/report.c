@@ -3,9 +3,11 @@
  * document (jansson), JUnit XML (libxml2's xmlTextWriter) and a Markdown
  * certificate.  docs/REPORTS.md describes the JSON schema.
  *
- * Every report is first built whole in memory, then written to a temporary
- * file beside its target, synced and renamed into place: a reader sees the
- * old report or the new one, never a part.  Nothing here keeps state.
+ * Every report is first built whole in memory, then written by
+ * bc_write_whole (properties/file_io.c): to a temporary file beside its
+ * target, synced and renamed into place, so that a reader sees the old
+ * report or the new one, never a part; or streamed to standard output.
+ * Nothing here keeps state.
  */
 #if !defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
 #define _XOPEN_SOURCE 700 /* mkstemp, fsync, fchmod, gmtime_r */
@@ -266,119 +268,18 @@ static double finite_or_zero(double x)
     return isfinite(x) ? x : 0.0;
 }
 
-/* ---- writing a file whole or not at all -------------------------------- */
-
-/* Syncs the directory holding path so that the rename itself is durable;
- * best effort (some file systems refuse fsync on a directory). */
-static void sync_parent(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = NULL;
-    if (!slash) {
-        dir = strdup(".");
-    } else if (slash == path) {
-        dir = strdup("/");
-    } else {
-        dir = malloc((size_t)(slash - path) + 1);
-        if (dir) {
-            memcpy(dir, path, (size_t)(slash - path));
-            dir[slash - path] = '\0';
-        }
-    }
-    if (!dir)
-        return;
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
-static int write_atomic(const char *path, const char *what, const char *data, size_t len,
-                        char *why, size_t cap)
-{
-    if (!path || !*path) {
-        set_why(why, cap, "cannot write the %s report: no path given", what);
-        return -1;
-    }
-    static const char suffix[] = ".tmp.XXXXXX";
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof suffix);
-    if (!tmp) {
-        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path);
-        return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, suffix, sizeof suffix);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        set_why(why, cap, "cannot write %s report '%s': cannot create a temporary file beside it: %s%s",
-                what, path, strerror(e),
-                e == ENOENT ? " (does its directory exist?)" : "");
-        free(tmp);
-        return -1;
-    }
-
-    /* mkstemp makes the file 0600; a report is for reading.  Keep the mode
-     * of a report it replaces. */
-    mode_t mode = 0644;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        mode = st.st_mode & 07777;
-
-    const char *step;
-    if (fchmod(fd, mode) != 0) {
-        step = "setting the permissions of";
-        goto fail;
-    }
-    if (bc_write_all(fd, data, len) != 0) {
-        step = "writing";
-        goto fail;
-    }
-    if (fsync(fd) != 0) {
-        step = "syncing";
-        goto fail;
-    }
-    int closing = fd;
-    fd = -1;
-    if (close(closing) != 0) {
-        step = "closing";
-        goto fail;
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        set_why(why, cap, "cannot write %s report '%s': cannot rename '%s' to it: %s%s", what,
-                path, tmp, strerror(e), e == EISDIR ? " (the path is a directory)" : "");
-        free(tmp);
-        return -1;
-    }
-    sync_parent(path);
-    free(tmp);
-    return 0;
-
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    set_why(why, cap, "cannot write %s report '%s': %s the temporary file '%s' failed: %s",
-            what, path, step, tmp, strerror(e));
-    free(tmp);
-    return -1;
-}
+/* ---- writing a report whole or not at all (properties/file_io.c) --------- */
 
 static int write_sbuf(sbuf *b, const char *path, const char *what, char *why, size_t cap)
 {
+    char name[64];
+    snprintf(name, sizeof name, "%s report", what);
     int rc;
     if (b->oom || !b->data) {
-        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path ? path : "");
+        set_why(why, cap, "cannot write %s '%s': out of memory", name, path ? path : "");
         rc = -1;
     } else {
-        rc = write_atomic(path, what, b->data, b->len, why, cap);
+        rc = bc_write_whole(name, path, b->data, b->len, why, cap);
     }
     free(b->data);
     b->data = NULL;

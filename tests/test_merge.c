@@ -39,11 +39,7 @@ static int teardown(void **state)
 /* dir/name */
 static const char *at(const char *name)
 {
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ % 8];
-    snprintf(p, 512, "%s/%s", dir, name);
-    return p;
+    return bc_scratch_path(dir, name);
 }
 
 /* Runs broadcheck and checks its exit code, printing its output if it differs. */
