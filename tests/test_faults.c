@@ -262,12 +262,62 @@ static void test_corpus_append_on_full_disk(void **state)
     rmdir(mnt);
 }
 
+/* ---- a report killed in its write -------------------------------------------- */
+
+/* The environment for a child that loads the fault shim: LD_PRELOAD, and
+ * for a sanitizer build leave to load it after the sanitizer runtime. */
+static const char *const *preload_env(const char *fault)
+{
+    static char preload[1024], asan[1024], fault_var[128];
+    static const char *env[4];
+    const char *old = getenv("ASAN_OPTIONS");
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", BC_FAULT_PRELOAD);
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=verify_asan_link_order=0%s%s", old ? ":" : "",
+             old ? old : "");
+    snprintf(fault_var, sizeof fault_var, "%s=1", fault);
+    env[0] = preload;
+    env[1] = asan;
+    env[2] = fault_var;
+    env[3] = NULL;
+    return env;
+}
+
+/* SIGKILL at the sync of a new report, and of one replacing an old report:
+ * no report (or the old one, whole), and no temporary file (with mkstemp,
+ * 'r.json.tmp.XXXXXX' was left). */
+static void test_report_killed_while_written(void **state)
+{
+    (void)state;
+    const char *report = at("killed.json");
+    for (int replace = 0; replace < 2; replace++) {
+        unlink(report);
+        if (replace)
+            spill(report, "the old report\n", 15);
+        const char *args[] = {"run", "--cases", "10", "--quiet", "--json", report, NULL};
+        bc_spawn_opts opts = {0, NULL, preload_env("BC_FAULT_KILL_AT_FSYNC"), 600};
+        bc_spawned r;
+        assert_int_equal(bc_spawn_with(args, &opts, &r), 0);
+        if (r.status != 128 + SIGKILL)
+            fail_msg("exit %d, want death by SIGKILL at the sync: %s", r.status, r.err);
+        bc_spawned_free(&r);
+        size_t len = 0;
+        char *text = slurp(report, &len);
+        if (replace ? !text || len != 15 || memcmp(text, "the old report\n", 15) != 0 : !!text)
+            fail_msg("the report at the kill: %s", text ? text : "(none)");
+        free(text);
+        if (bc_scratch_count(dir, ".tmp.") != 0)
+            fail_msg("a temporary file was left in %s", dir);
+    }
+    unlink(report);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_without_final_newline),
         cmocka_unit_test(test_corpus_append_past_file_size_limit),
         cmocka_unit_test(test_corpus_append_on_full_disk),
+        cmocka_unit_test(test_report_killed_while_written),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
