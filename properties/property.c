@@ -170,6 +170,8 @@ static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *sh
     memset(a, 0, sizeof *a);
     ctx->sut_calls++;
     ctx->sut->ops->infer_shape(ctx->sut, p, n, shapes, a);
+    if (ctx->answered)
+        ctx->answered(ctx->hook, a);
 }
 
 static void describe(const bc_sut_answer *a, char *buf, size_t cap)
@@ -515,6 +517,8 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
                  "wrote past the end of its output buffer (%lld elements)",
                  (long long)vr->req.out_capacity);
     }
+    if (ctx->answered)
+        ctx->answered(ctx->hook, a);
 }
 
 /* A second request like vr (same kind, inputs and output size) with its own

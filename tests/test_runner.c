@@ -17,10 +17,14 @@
 
 #include "internal.h"
 
+/* 1: runs check every case of a failing cell too (--whole-cells). */
+static int whole_cells;
+
 static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int shard, int shards,
                                const char *corpus)
 {
     bc_run_config cfg = bc_run_config_default();
+    cfg.whole_cells = whole_cells;
     cfg.sut = sut;
     cfg.cases = cases;
     cfg.value_cases = cases / 4 > 0 ? cases / 4 : 1; /* value cases cost more */
@@ -71,7 +75,7 @@ static void assert_one_minimal(const bc_sut *sut, const bc_failure *fail, bc_vec
 {
     char why[512], detail[1024];
     assert_int_equal(bc_vector_parse(fail->minimal, v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     int tried = 0;
     for (long idx = 0;; idx++) {
         int k = bc_shrink_candidate(v, idx, cand);
@@ -154,11 +158,17 @@ static void test_time_budget(void **state)
     assert_non_null(r);
     assert_int_equal(bc_run_exit_code(r), 0);
     assert_int_equal(r->cases, 0); /* a budget, not a count, is reported */
-    /* every cell got its share: at least one chunk of cases each */
+    /* Every cell got its share, or (on a machine so slow that the budget
+     * ran out before it) says it had none: never "unsupported". */
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
-        for (int p = 0; p < r->nproperties; p++)
-            if (r->cells[rule][p].selected && r->cells[rule][p].passed == 0)
-                fail_msg("cell %s x %d ran no case in its time share", bc_rule_name(rule), p);
+        for (int p = 0; p < r->nproperties; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (c->selected && c->passed == 0 && c->end != BC_CELL_NO_TIME)
+                fail_msg("cell %s x %d ran no case and does not say why", bc_rule_name(rule), p);
+            if (c->selected && c->passed > 0 && c->end != BC_CELL_RAN)
+                fail_msg("cell %s x %d ended %s", bc_rule_name(rule), p,
+                         bc_cell_end_name(c->end));
+        }
     assert_true(r->elapsed < 60); /* stopped by the budget, not by a case count */
     bc_run_result_free(r);
 }
@@ -196,37 +206,70 @@ static void test_shards_add_up(void **state)
 {
     (void)state;
     const bc_sut *sut = bc_builtin_sut("mutant:zero-wildcard");
-    bc_run_result *whole = run_with(sut, 4000, 1, 0, 1, NULL);
-    bc_run_result *s1 = run_with(sut, 4000, 1, 0, 3, NULL);
-    bc_run_result *s2 = run_with(sut, 4000, 2, 1, 3, NULL);
-    bc_run_result *s3 = run_with(sut, 4000, 1, 2, 3, NULL);
-    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
-        for (int p = 0; p < whole->nproperties; p++) {
-            const bc_cell *w = &whole->cells[rule][p];
-            assert_int_equal(w->passed, s1->cells[rule][p].passed + s2->cells[rule][p].passed +
-                                            s3->cells[rule][p].passed);
-            assert_int_equal(w->failed, s1->cells[rule][p].failed + s2->cells[rule][p].failed +
-                                            s3->cells[rule][p].failed);
+    const bc_run_result *shards[3];
+    bc_run_result *whole_stop = NULL, *whole;
+    for (whole_cells = 1; whole_cells >= 0; whole_cells--) {
+        whole = run_with(sut, 4000, 1, 0, 1, NULL);
+        bc_run_result *s1 = run_with(sut, 4000, 1, 0, 3, NULL);
+        bc_run_result *s2 = run_with(sut, 4000, 2, 1, 3, NULL);
+        bc_run_result *s3 = run_with(sut, 4000, 1, 2, 3, NULL);
+        shards[0] = s1, shards[1] = s2, shards[2] = s3;
+        for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+            for (int p = 0; p < whole->nproperties; p++) {
+                const bc_cell *w = &whole->cells[rule][p];
+                int64_t passed = 0, failed = 0;
+                for (int s = 0; s < 3; s++) {
+                    passed += shards[s]->cells[rule][p].passed;
+                    failed += shards[s]->cells[rule][p].failed;
+                }
+                /* the verdicts agree always; the counts exactly for whole
+                 * cells or a passing cell (a shard stops a failing cell at
+                 * its own first failure, and so checks more than the
+                 * whole run did, up to the earliest of them) */
+                assert_int_equal(w->failed > 0, failed > 0);
+                if (whole_cells || w->failed == 0) {
+                    assert_int_equal(w->passed, passed);
+                    assert_int_equal(w->failed, failed);
+                } else {
+                    assert_true(passed + failed >= w->passed + w->failed);
+                    assert_int_equal(w->failed, 1);
+                    assert_int_equal(w->end, BC_CELL_FIRST_FAILURE);
+                }
+            }
+        for (int c = 0; c < BC_COV_COUNT && whole_cells; c++)
+            assert_int_equal(whole->coverage[c], s1->coverage[c] + s2->coverage[c] +
+                                                     s3->coverage[c]);
+        /* the whole run's first failure of a cell is the earliest of the shards' */
+        for (int f = 0; f < whole->nfailures; f++) {
+            const bc_failure *wf = &whole->failures[f];
+            int64_t earliest = -1;
+            for (int s = 0; s < 3; s++) {
+                int idx = shards[s]->cells[wf->rule][wf->property].failure;
+                if (idx >= 0 && (earliest < 0 || shards[s]->failures[idx].case_index < earliest))
+                    earliest = shards[s]->failures[idx].case_index;
+            }
+            assert_int_equal(earliest, wf->case_index);
         }
-    for (int c = 0; c < BC_COV_COUNT; c++)
-        assert_int_equal(whole->coverage[c],
-                         s1->coverage[c] + s2->coverage[c] + s3->coverage[c]);
-    /* the whole run's first failure of a cell is the earliest of the shards' */
+        bc_run_result_free(s1);
+        bc_run_result_free(s2);
+        bc_run_result_free(s3);
+        if (whole_cells)
+            whole_stop = whole;
+    }
+    whole_cells = 0;
+    /* The per-cell stop finds the same failures, and a stopped cell's counts
+     * are those of its cases up to the first failing one. */
+    assert_int_equal(whole->nfailures, whole_stop->nfailures);
     for (int f = 0; f < whole->nfailures; f++) {
-        const bc_failure *wf = &whole->failures[f];
-        int64_t earliest = -1;
-        const bc_run_result *shards[3] = {s1, s2, s3};
-        for (int s = 0; s < 3; s++) {
-            int idx = shards[s]->cells[wf->rule][wf->property].failure;
-            if (idx >= 0 && (earliest < 0 || shards[s]->failures[idx].case_index < earliest))
-                earliest = shards[s]->failures[idx].case_index;
-        }
-        assert_int_equal(earliest, wf->case_index);
+        const bc_failure *a = &whole->failures[f], *b = &whole_stop->failures[f];
+        assert_int_equal(a->case_index, b->case_index);
+        assert_string_equal(a->minimal, b->minimal);
+        const bc_cell *c = &whole->cells[a->rule][a->property];
+        assert_int_equal(c->passed + c->failed + c->unsupported, a->case_index + 1);
+        assert_true(whole_stop->cells[a->rule][a->property].failed >= c->failed);
     }
     bc_run_result_free(whole);
-    bc_run_result_free(s1);
-    bc_run_result_free(s2);
-    bc_run_result_free(s3);
+    bc_run_result_free(whole_stop);
 }
 
 static void corpus_round_trip(const char *sut_name, int newer_version_check)
@@ -408,7 +451,7 @@ static bc_check check_line(const bc_sut *sut, const char *prop, const char *line
     bc_vector v;
     char why[512];
     assert_int_equal(bc_vector_parse(line, &v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     detail[0] = '\0';
     int id = bc_property_from_name(prop);
     assert_true(id >= 0);
@@ -563,7 +606,7 @@ static int64_t shrink_shapes(const bc_sut *sut, const char *line, char *shapes_o
     assert_non_null(v);
     char why[512], detail[1024];
     assert_int_equal(bc_vector_parse(line, v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     int p = bc_property_from_name("shape-differential");
     assert_int_equal(bc_property_check(p, &ctx, v, detail, sizeof detail), BC_CHECK_FAIL);
     int64_t before = ctx.sut_calls;

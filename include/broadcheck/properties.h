@@ -9,6 +9,7 @@
 #ifndef BROADCHECK_PROPERTIES_H
 #define BROADCHECK_PROPERTIES_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -53,6 +54,18 @@ typedef struct bc_run_config {
     int max_shrink_calls;     /* SUT calls a shrink may make */
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
     int progress;             /* 1: a progress line on stderr */
+    /* Stopping early (docs/PROPERTIES.md, "When a run stops"): */
+    int whole_cells;          /* 0: a cell stops at its first failing case (its counts are
+                                 of the cases up to it); 1: every cell runs its budget */
+    int max_failures;         /* > 0: the cells after the N-th failing one (in cell order)
+                                 are not run; 0: no limit */
+    int unresponsive_after;   /* K > 0: after K consecutive questions that timed out or
+                                 crashed, the cells in progress end ("SUT unresponsive");
+                                 one more such question with no answer between ends the
+                                 run; 0: never */
+    const volatile sig_atomic_t *interrupt; /* NULL, or set to a signal number (by a
+                                 handler, with bc_sut_interrupt) to stop the run: the result
+                                 holds what was found so far, marked interrupted */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
@@ -66,6 +79,9 @@ void bc_run_result_free(bc_run_result *r);
 
 /* 0 every check passed, 1 a property failed (BC_EXIT_* of the CLI). */
 int bc_run_exit_code(const bc_run_result *r);
+
+/* The signal that interrupted the run (config.interrupt), or 0. */
+int bc_run_interrupted(const bc_run_result *r);
 
 /* NULL, or why the run's new failures could not be appended to the corpus
  * (a full disk): the result is whole, the corpus as it was before. */
@@ -82,6 +98,9 @@ typedef struct bc_failure_info {
     const char *detail;   /* what disagreed on the minimal case */
     const char *replay;   /* the command line that reproduces it */
     int shrink_calls;     /* SUT calls the shrink made */
+    int minimal_reached;  /* 0: the shrink stopped early (call limit, time, interrupt,
+                             SUT unresponsive): a failing case, maybe not 1-minimal */
+    int flaky;            /* 1: the case passed when checked again */
 } bc_failure_info;
 
 int bc_run_failure_count(const bc_run_result *r);
