@@ -155,12 +155,14 @@ typedef struct bc_check_ctx {
     int64_t sut_calls; /* every query the property made */
     bc_arena *arena;   /* scratch for value properties: made on first use, reset per check */
     /* The runner's hooks (NULL outside a run, as in replay): every answer
-     * the SUT gives is shown to `answered`; a shrink asks `stop` after each
-     * candidate and ends early with its reason (a bc_shrink_stop). */
+     * the SUT gives is shown to `answered`; `stop` is asked before every
+     * question (one the run is stopping for is not asked: `stopped` then
+     * says why, and the check must be thrown away) and by a shrink after
+     * each candidate, which then ends early. */
     void (*answered)(void *hook, const bc_sut_answer *a);
     bc_shrink_stop (*stop)(void *hook);
     void *hook;
-    bc_shrink_stop stopped; /* set by bc_shrink: why it ended early, or MINIMAL */
+    bc_shrink_stop stopped; /* why a question was not asked or a shrink ended early */
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */

@@ -230,6 +230,32 @@ static void answered(void *hook, const bc_sut_answer *a)
     pthread_mutex_unlock(&run->lock);
 }
 
+/* ctx.stop of a check: whether its next question is still asked.  Not
+ * after a signal, once the SUT was given up on, past --time, nor in a
+ * cell that was cut: such a question could cost a whole timeout. */
+typedef struct check_hook {
+    runner *run;
+    cell_run *cell; /* NULL for the corpus */
+} check_hook;
+
+static void check_answered(void *hook, const bc_sut_answer *a)
+{
+    answered(((check_hook *)hook)->run, a);
+}
+
+static bc_shrink_stop check_stop(void *hook)
+{
+    check_hook *h = hook;
+    runner *run = h->run;
+    if (interrupted(run) || atomic_load(&run->halted) == BC_RUN_INTERRUPTED)
+        return BC_SHRINK_INTERRUPTED;
+    if (atomic_load(&run->halted) == BC_RUN_UNRESPONSIVE || (h->cell && atomic_load(&h->cell->cut)))
+        return BC_SHRINK_UNRESPONSIVE;
+    if (run->config->seconds > 0 && now_seconds() >= run->end)
+        return BC_SHRINK_TIME;
+    return BC_SHRINK_MINIMAL;
+}
+
 /* ---- handing out work --------------------------------------------------------- */
 
 /* 1 if cell c is known to fail (a corpus line, or a failing case found). */
@@ -451,7 +477,9 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
     r->chunk = chunk;
     r->first_failure = -1;
     char detail[1024];
-    bc_check_ctx ctx = {.sut = cfg->sut, .answered = answered, .hook = run};
+    check_hook hook = {run, cr};
+    bc_check_ctx ctx = {
+        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
     int64_t end = (chunk + 1) * CHUNK;
     if (cfg->seconds <= 0 && end > cr->cases)
         end = cr->cases;
@@ -469,9 +497,11 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         bc_prng g;
         bc_prng_init(&g, cfg->seed, cr->stream, (uint64_t)i);
         bc_property_gen(cr->property, cr->rule, &run->caps, &g, w->scratch);
+        ctx.stopped = BC_SHRINK_MINIMAL;
         bc_check verdict = bc_property_check(cr->property, &ctx, w->scratch, detail, sizeof detail);
-        if (interrupted(run))
-            break; /* its answer may be the interrupt's doing: not counted */
+        if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
+            break; /* the run stopped inside this check (an answer may be the interrupt's
+                      doing, a question was not asked): it is not counted */
         if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
             bc_classify(w->scratch, r->coverage, r->rejects);
         if (verdict == BC_CHECK_PASS) {
@@ -649,7 +679,9 @@ static int replay_corpus(runner *run, char *why, size_t cap)
     char detail[1024], syntax[256];
     int status = 0, count;
     const bc_property_info *props = bc_properties(&count);
-    bc_check_ctx ctx = {.sut = cfg->sut, .answered = answered, .hook = run};
+    check_hook hook = {run, NULL};
+    bc_check_ctx ctx = {
+        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
     for (int l = 0; l < corpus.count && status == 0 && !stopping(run); l++) {
         if (l % cfg->shard_count != cfg->shard_index)
             continue;
@@ -661,8 +693,9 @@ static int replay_corpus(runner *run, char *why, size_t cap)
             /* a value line goes to the value properties, a shape line to the others */
             if (!cell->selected || !cr || props[p].values != v->value.present)
                 continue;
+            ctx.stopped = BC_SHRINK_MINIMAL;
             bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
-            if (interrupted(run))
+            if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
                 break;
             res->corpus_replayed++;
             if (k == BC_CHECK_PASS) {

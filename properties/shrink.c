@@ -235,8 +235,15 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
     free(cand);
     if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
         return steps; /* no time or SUT left for a last check: the last detail seen */
-    /* The detail of the case we ended with, checked again. */
-    if (bc_property_check(property, ctx, c, detail, cap) != BC_CHECK_FAIL)
+    /* The detail of the case we ended with, checked again (unless the run
+     * stops meanwhile: then the last detail seen stands). */
+    char *seen = strdup(detail);
+    bc_shrink_stop before = ctx->stopped;
+    bc_check again = bc_property_check(property, ctx, c, detail, cap);
+    if (ctx->stopped != before && seen)
+        snprintf(detail, cap, "%s", seen);
+    else if (again != BC_CHECK_FAIL)
         detail[0] = '\0'; /* a flaky SUT: the caller reports that */
+    free(seen);
     return steps;
 }

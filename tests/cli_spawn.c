@@ -58,17 +58,17 @@ static int exit_code(int wstatus)
 }
 
 /* Waits for pid; after deadline_s (> 0) it is killed. */
-static int wait_deadline(pid_t pid, int deadline_s, int *wstatus)
+static int wait_deadline(pid_t pid, int deadline_s, int *wstatus, struct rusage *ru)
 {
     for (long waited_ms = 0;; waited_ms += 10) {
-        pid_t r = waitpid(pid, wstatus, deadline_s > 0 ? WNOHANG : 0);
+        pid_t r = wait4(pid, wstatus, deadline_s > 0 ? WNOHANG : 0, ru);
         if (r == pid)
             return 0;
         if (r < 0)
             return -1;
         if (waited_ms >= (long)deadline_s * 1000) {
             kill(pid, SIGKILL);
-            return waitpid(pid, wstatus, 0) == pid ? 0 : -1;
+            return wait4(pid, wstatus, 0, ru) == pid ? 0 : -1;
         }
         struct timespec nap = {0, 10000000};
         nanosleep(&nap, NULL);
@@ -124,9 +124,11 @@ int bc_spawn_with(const char *const *args, const bc_spawn_opts *opts, bc_spawned
             goto done;
     }
     int wstatus;
-    if (wait_deadline(pid, opts->deadline_s, &wstatus) != 0)
+    struct rusage ru;
+    if (wait_deadline(pid, opts->deadline_s, &wstatus, &ru) != 0)
         goto done;
     r->status = exit_code(wstatus);
+    r->maxrss_kb = ru.ru_maxrss;
     r->out = read_fd(out_fd);
     r->err = read_fd(err_fd);
     status = r->out && r->err ? 0 : -1;

@@ -11,6 +11,7 @@
 
 typedef struct bc_spawned {
     int status; /* exit code; 128 + N when killed by signal N */
+    long maxrss_kb; /* its peak resident memory (and its reaped children's) */
     char *out;  /* all of stdout, NUL-terminated (free with bc_spawned_free) */
     char *err;  /* all of stderr */
 } bc_spawned;

@@ -311,13 +311,425 @@ static void test_report_killed_while_written(void **state)
     unlink(report);
 }
 
+/* ---- hostile SUTs ------------------------------------------------------------- */
+
+/* "exec:bc_hostile_worker ARGS" */
+static const char *hostile(const char *args)
+{
+    static char spec[2][2048];
+    static int next;
+    char *s = spec[next++ % 2];
+    snprintf(s, sizeof spec[0], "exec:%s %s", BC_HOSTILE_WORKER, args);
+    return s;
+}
+
+/* Runs broadcheck (a safety net of 600 s: a hang fails the test instead
+ * of blocking it), checks the exit code. */
+static void run_cli(bc_spawned *r, int want, const char *const *args, const char *const *env)
+{
+    bc_spawn_opts opts = {0, NULL, env, 600};
+    assert_int_equal(bc_spawn_with(args, &opts, r), 0);
+    if (r->status != want) {
+        char line[4096] = "broadcheck";
+        for (const char *const *a = args; *a; a++) {
+            strncat(line, " ", sizeof line - strlen(line) - 1);
+            strncat(line, *a, sizeof line - strlen(line) - 1);
+        }
+        fail_msg("%s: exit %d, want %d\nstdout: %.3000s\nstderr: %.3000s", line, r->status, want,
+                 r->out, r->err);
+    }
+}
+
+/* The report's failure of rule x property (NULL if none). */
+static json_t *failure_of(json_t *report, const char *rule, const char *property)
+{
+    json_t *f;
+    size_t i;
+    json_array_foreach(json_object_get(report, "failures"), i, f)
+        if (strcmp(json_string_value(json_object_get(f, "rule")), rule) == 0 &&
+            strcmp(json_string_value(json_object_get(f, "property")), property) == 0)
+            return f;
+    return NULL;
+}
+
+static const char *cell_field(json_t *report, const char *rule, const char *property,
+                              const char *key)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(json_object_get(report, "cells"), i, c)
+        if (strcmp(json_string_value(json_object_get(c, "rule")), rule) == 0 &&
+            strcmp(json_string_value(json_object_get(c, "property")), property) == 0)
+            return json_string_value(json_object_get(c, key));
+    return NULL;
+}
+
+/* A second ANSWER is the protocol error of the question it came after.
+ * The worker doubles its answers to rule none, whose cell comes before
+ * numpy's: the surplus after none's last question used to be read as the
+ * answer to numpy's first, a correct SUT's question failing there. */
+static void test_surplus_answer_blames_its_own_question(void **state)
+{
+    (void)state;
+    const char *report = at("surplus.json");
+    const char *args[] = {"run", "--sut", hostile("--on none --double"), "--rule", "none,numpy",
+                          "--property", "shape-differential", "--cases", "300", "--quiet",
+                          "--json", report, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    json_t *f = failure_of(j, "none", "shape-differential");
+    assert_non_null(f);
+    const char *detail = json_string_value(json_object_get(f, "detail"));
+    if (!strstr(detail, "sent more bytes after its ANSWER"))
+        fail_msg("the surplus frame is not named: %s", detail);
+    if (failure_of(j, "numpy", "shape-differential"))
+        fail_msg("numpy's innocent question was blamed: %s",
+                 json_string_value(json_object_get(failure_of(j, "numpy", "shape-differential"),
+                                                   "detail")));
+    assert_string_equal(cell_field(j, "numpy", "shape-differential", "verdict"), "pass");
+    json_decref(j);
+}
+
+/* An ANSWER frame far longer than a shape answer can be is refused at its
+ * header: four workers sending 100 MB each made the harness hold them all. */
+static void test_oversized_answer_refused_unread(void **state)
+{
+    (void)state;
+    const char *report = at("huge.json");
+    const char *args[] = {"run", "--sut", hostile("--on numpy --huge 100"), "--rule", "numpy",
+                          "--property", "shape-differential,commutative,associative", "--jobs",
+                          "4", "--cases", "40", "--whole-cells", "--quiet", "--json", report,
+                          NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    long peak_mb = r.maxrss_kb / 1024;
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    json_t *f = failure_of(j, "numpy", "shape-differential");
+    assert_non_null(f);
+    const char *detail = json_string_value(json_object_get(f, "detail"));
+    if (!strstr(detail, "refused unread"))
+        fail_msg("the oversized frame is not named: %s", detail);
+    json_decref(j);
+    /* far below one frame: nothing of it was buffered */
+    if (peak_mb >= 100)
+        fail_msg("broadcheck's peak resident memory was %ld MB", peak_mb);
+}
+
+/* 1 if text holds a terminal control: ESC, CSI (U+009B), BEL, CR. */
+static int has_escape(const char *text)
+{
+    return strchr(text, '\x1b') || strstr(text, "\xc2\x9b") || strchr(text, '\a') ||
+           strchr(text, '\r');
+}
+
+/* Whatever a SUT says (its HELLO, its messages) reaches the terminal and
+ * the reports with its escape sequences neutralised. */
+static void test_sut_text_cannot_drive_the_terminal(void **state)
+{
+    (void)state;
+    const char *sut = hostile("--on numpy --escape");
+    const char *report = at("escape.json"), *cert = at("escape.md");
+    const char *args[] = {"run", "--sut", sut, "--rule", "numpy", "--property",
+                          "shape-differential", "--cases", "50", "--json", report,
+                          "--certificate", cert, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    if (has_escape(r.out) || has_escape(r.err))
+        fail_msg("a terminal escape reached the output:\n%s%s", r.out, r.err);
+    assert_non_null(strstr(r.out, "bad ")); /* the message is there, made safe */
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    char *text = slurp(report, NULL), *md = slurp(cert, NULL);
+    if (has_escape(md) || strstr(text, "\\u001b") || strstr(text, "\\u009b"))
+        fail_msg("a terminal escape reached a report");
+    free(text);
+    free(md);
+    const char *list[] = {"list", "suts", "--sut", sut, NULL};
+    run_cli(&r, 0, list, NULL);
+    if (has_escape(r.out) || !strstr(r.out, "available"))
+        fail_msg("list suts printed the worker's escapes:\n%s", r.out);
+    bc_spawned_free(&r);
+    /* replaying the failure prints the SUT's message: made safe too */
+    const char *minimal = json_string_value(
+        json_object_get(failure_of(j, "numpy", "shape-differential"), "minimal"));
+    const char *replay_args[] = {"replay", "--sut", sut, "--property", "shape-differential",
+                                 minimal, NULL};
+    run_cli(&r, 1, replay_args, NULL);
+    if (has_escape(r.out) || has_escape(r.err) || !strstr(r.out, "bad "))
+        fail_msg("replay printed the worker's escapes:\n%s%s", r.out, r.err);
+    bc_spawned_free(&r);
+    json_decref(j);
+}
+
+/* An adapter whose child outlives it (and would hold its protocol fds if
+ * they were inherited) crashes: the crash is reported as one, at once, not
+ * as "no answer within" the (here 120 s) timeout. */
+static void test_child_holding_fds_does_not_hide_a_crash(void **state)
+{
+    (void)state;
+    const char *report = at("fork-crash.json");
+    char sut[1024];
+    snprintf(sut, sizeof sut, "%s/libfault_fork_crash.so", BC_FAULTY_DIR);
+    const char *args[] = {"run", "--sut", sut, "--rule", "numpy", "--property",
+                          "shape-differential", "--cases", "100", "--max-shrink-calls", "0",
+                          "--timeout-ms", "120000", "--quiet", "--json", report, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    const char *detail = json_string_value(
+        json_object_get(failure_of(j, "numpy", "shape-differential"), "detail"));
+    assert_non_null(detail);
+    if (strstr(detail, "no answer within") ||
+        !(strstr(detail, "SIGSEGV") || strstr(detail, "store to null")))
+        fail_msg("the crash was not reported as one: %s", detail);
+    json_decref(j);
+}
+
+/* A SUT that crashed once and then answers right: the failure says it is
+ * flaky and keeps the crash it saw (its report used to say only that the
+ * failure did not reproduce). */
+static void test_flaky_failure_keeps_what_it_saw(void **state)
+{
+    (void)state;
+    const char *report = at("flaky.json");
+    char sut[1024], marker[600];
+    snprintf(sut, sizeof sut, "%s/libfault_flaky.so", BC_FAULTY_DIR);
+    snprintf(marker, sizeof marker, "BC_FLAKY_MARKER=%s", at("flaky.marker"));
+    unlink(at("flaky.marker"));
+    const char *env[] = {marker, NULL};
+    const char *args[] = {"run", "--sut", sut, "--rule", "numpy", "--property",
+                          "shape-differential", "--cases", "200", "--quiet", "--json", report,
+                          NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, env);
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    json_t *f = failure_of(j, "numpy", "shape-differential");
+    assert_non_null(f);
+    assert_true(json_is_true(json_object_get(f, "flaky")));
+    const char *first = json_string_value(json_object_get(f, "first_detail"));
+    const char *detail = json_string_value(json_object_get(f, "detail"));
+    if (!(strstr(first, "SIGSEGV") || strstr(first, "store to null")) ||
+        !(strstr(detail, "SIGSEGV") || strstr(detail, "store to null")) ||
+        !strstr(detail, "flaky"))
+        fail_msg("the crash seen first is lost: detail '%s', first_detail '%s'", detail, first);
+    json_decref(j);
+    unlink(at("flaky.marker"));
+}
+
+/* ---- bounded time ------------------------------------------------------------------ */
+
+static int count_lines(const char *path)
+{
+    char *text = slurp(path, NULL);
+    int n = 0;
+    for (const char *p = text; p && *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+/* --time against a SUT that never answers: every question takes a whole
+ * --timeout-ms, so a run bounded by --time asks at most time/timeout + 1
+ * questions (the old runner asked a chunk of 2,048 in every cell: --time 2
+ * --timeout-ms 50 ran 109 s).  A count, not a clock: a slow machine only
+ * asks fewer. */
+static void test_time_bounds_a_dead_sut(void **state)
+{
+    (void)state;
+    const char *report = at("dead.json"), *log = at("dead.log");
+    unlink(log);
+    char worker[1024];
+    snprintf(worker, sizeof worker, "--never --log %s", log);
+    const char *args[] = {"run", "--sut", hostile(worker), "--time", "3", "--timeout-ms", "500",
+                          "--unresponsive-after", "0", "--quiet", "--json", report, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    bc_spawned_free(&r);
+    int asked = count_lines(log);
+    if (asked < 1 || asked > 3 * 1000 / 500 + 1)
+        fail_msg("%d questions asked in --time 3 at 500 ms each", asked);
+    json_t *j = load_report(report);
+    /* the first cell failed (a timeout), and the cells never reached say so */
+    assert_non_null(json_array_get(json_object_get(j, "failures"), 0));
+    assert_string_equal(cell_field(j, "explicit", "shape-differential", "ended"), "no-time");
+    assert_string_equal(cell_field(j, "explicit", "shape-differential", "verdict"), "not-run");
+    json_decref(j);
+    unlink(log);
+}
+
+/* The default certification (--unresponsive-after 5, --timeout-ms 2000)
+ * against a SUT that never answers ends, and says why, long before its
+ * --time: five timeouts end the cell in progress, the sixth the run. */
+static void test_dead_sut_ends_as_unresponsive(void **state)
+{
+    (void)state;
+    const char *report = at("unresponsive.json"), *log = at("unresponsive.log"),
+               *cert = at("unresponsive.md");
+    unlink(log);
+    char worker[1024];
+    snprintf(worker, sizeof worker, "--never --log %s", log);
+    const char *args[] = {"run", "--sut", hostile(worker), "--time", "300", "--json", report,
+                          "--certificate", cert, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    if (!strstr(r.out, "ENDED EARLY: the SUT stopped answering"))
+        fail_msg("the summary does not say why the run ended:\n%s", r.out);
+    bc_spawned_free(&r);
+    assert_int_equal(count_lines(log), 6);
+    json_t *j = load_report(report);
+    assert_string_equal(json_string_value(json_object_get(j, "ended")), "sut-unresponsive");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "ended_detail")),
+                           "in a row got no answer"));
+    json_decref(j);
+    char *md = slurp(cert, NULL);
+    assert_non_null(strstr(md, "NOT CERTIFIED"));
+    free(md);
+    unlink(log);
+}
+
+/* ---- signals -------------------------------------------------------------------- */
+
+/* Waits (bounded, polling) for path to appear; returns its first number. */
+static long wait_for_marker(const char *path)
+{
+    for (int i = 0; i < 60000; i++) { /* up to ten minutes: a bound, not a margin */
+        char *text = slurp(path, NULL);
+        if (text) {
+            long n = strtol(text, NULL, 10);
+            free(text);
+            return n;
+        }
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+    fail_msg("%s never appeared", path);
+    return -1;
+}
+
+/* 1 if pid is gone (or a zombie: dead, not yet reaped). */
+static int process_gone(long pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *close_paren = strrchr(buf, ')');
+    return close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+}
+
+/* Reaps what this test (a child subreaper) inherited; waits, bounded, for
+ * pid to die. */
+static void reap_orphan(long pid)
+{
+    for (int i = 0; i < 6000; i++) { /* up to a minute */
+        int st;
+        while (waitpid(-1, &st, WNOHANG) > 0)
+            continue;
+        if (process_gone(pid))
+            return;
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+    kill((pid_t)pid, SIGKILL);
+    fail_msg("worker %ld was left running after broadcheck died", pid);
+}
+
+/* A run whose numpy cell fails (and is shrunk) and whose pdpd worker then
+ * spins at 100 % CPU, saying so in a marker file: the signal comes when the
+ * worker is spinning, never after a sleep. */
+static void signal_mid_run(int sig, int want_status)
+{
+    const char *report = at("signal.json"), *corpus = at("signal.corpus"),
+               *marker = at("spinning");
+    unlink(report);
+    unlink(corpus);
+    unlink(marker);
+    char worker[1024];
+    snprintf(worker, sizeof worker, "--on numpy --wrong-rank 3 --on pdpd --spin --marker %s",
+             marker);
+    const char *args[] = {"run", "--sut", hostile(worker), "--rule", "numpy,pdpd", "--property",
+                          "shape-differential", "--timeout-ms", "600000", "--quiet", "--json",
+                          report, "--junit", at("signal.xml"), "--corpus", corpus, NULL};
+    int pid = bc_spawn_background(args);
+    assert_true(pid > 0);
+    long spinner = wait_for_marker(marker);
+    assert_true(spinner > 0);
+    assert_int_equal(kill(pid, sig), 0);
+    int status = bc_spawn_wait(pid);
+    if (sig == SIGKILL) {
+        assert_int_equal(status, 128 + SIGKILL);
+        reap_orphan(spinner); /* its parent-death signal kills it */
+        return;
+    }
+    if (status != want_status)
+        fail_msg("exit %d after signal %d, want %d", status, sig, want_status);
+    /* the worker was killed and reaped before broadcheck exited */
+    if (!process_gone(spinner))
+        fail_msg("worker %ld still runs after broadcheck exited", spinner);
+    json_t *j = load_report(report);
+    assert_string_equal(json_string_value(json_object_get(j, "ended")), "interrupted");
+    json_t *f = failure_of(j, "numpy", "shape-differential");
+    assert_non_null(f); /* found before the signal, kept */
+    assert_string_equal(cell_field(j, "pdpd", "shape-differential", "ended"), "interrupted");
+    const char *minimal = json_string_value(json_object_get(f, "minimal"));
+    assert_corpus_well_formed(corpus, minimal);
+    json_decref(j);
+    char *xml = slurp(at("signal.xml"), NULL);
+    assert_non_null(xml);
+    free(xml);
+    if (bc_scratch_count(dir, ".tmp.") != 0)
+        fail_msg("a temporary file was left in %s", dir);
+}
+
+static void test_sigint_mid_run(void **state)
+{
+    (void)state;
+    signal_mid_run(SIGINT, 130);
+}
+
+static void test_sigterm_mid_run(void **state)
+{
+    (void)state;
+    signal_mid_run(SIGTERM, 143);
+}
+
+/* A SIGKILLed harness cannot clean up: its workers' parent-death signal
+ * kills them (a busy one used to spin on, orphaned). */
+static void test_sigkill_leaves_no_worker(void **state)
+{
+    (void)state;
+    signal_mid_run(SIGKILL, 0);
+}
+
 int main(void)
 {
+    /* Orphans of a killed broadcheck come to this test, which can then see
+     * whether they die. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_without_final_newline),
         cmocka_unit_test(test_corpus_append_past_file_size_limit),
         cmocka_unit_test(test_corpus_append_on_full_disk),
         cmocka_unit_test(test_report_killed_while_written),
+        cmocka_unit_test(test_surplus_answer_blames_its_own_question),
+        cmocka_unit_test(test_oversized_answer_refused_unread),
+        cmocka_unit_test(test_sut_text_cannot_drive_the_terminal),
+        cmocka_unit_test(test_child_holding_fds_does_not_hide_a_crash),
+        cmocka_unit_test(test_flaky_failure_keeps_what_it_saw),
+        cmocka_unit_test(test_time_bounds_a_dead_sut),
+        cmocka_unit_test(test_dead_sut_ends_as_unresponsive),
+        cmocka_unit_test(test_sigint_mid_run),
+        cmocka_unit_test(test_sigterm_mid_run),
+        cmocka_unit_test(test_sigkill_leaves_no_worker),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

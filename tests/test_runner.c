@@ -5,6 +5,7 @@
  * the whole; the corpus is replayed first and refuses a newer version.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -662,6 +663,129 @@ static void test_shrink_lowers_a_shared_dim(void **state)
     assert_string_equal(shapes, "none [2] [2]");
 }
 
+/* ---- when a run stops -------------------------------------------------------- */
+
+/* --max-failures: the cells after the N-th failing one (in cell order) are
+ * not run, whatever --jobs is. */
+static void test_max_failures_same_for_any_jobs(void **state)
+{
+    (void)state;
+    const bc_sut *sut = bc_builtin_sut("mutant:left-aligned");
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = sut;
+    cfg.cases = 3000;
+    cfg.value_cases = 700;
+    cfg.max_failures = 2;
+    char why[512];
+    bc_run_result *one = bc_run(&cfg, why, sizeof why);
+    cfg.jobs = 4;
+    bc_run_result *four = bc_run(&cfg, why, sizeof why);
+    assert_non_null(one);
+    assert_non_null(four);
+    assert_same_result(one, four);
+    assert_int_equal(one->nfailures, 2);
+    assert_int_equal(one->end, BC_RUN_MAX_FAILURES);
+    int failing = 0, after = 0;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < one->nproperties; p++) {
+            const bc_cell *c = &one->cells[rule][p];
+            if (!c->selected)
+                continue;
+            if (failing == 2) { /* past the cutoff: not run, nothing counted */
+                assert_int_equal(c->end, BC_CELL_MAX_FAILURES);
+                assert_int_equal(c->passed + c->failed + c->unsupported, 0);
+                after++;
+            }
+            failing += c->failed > 0;
+        }
+    assert_true(after > 0);
+    bc_run_result_free(one);
+    bc_run_result_free(four);
+}
+
+/* A SUT whose every answer is a timeout the harness made (as an isolated
+ * SUT gives for a worker that never answers). */
+static int64_t dead_calls;
+static void dead_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
+                       bc_sut_answer *a)
+{
+    (void)sut, (void)p, (void)n, (void)shapes;
+    dead_calls++;
+    a->status = BC_SUT_INTERNAL_ERROR;
+    a->fault = BC_SUT_FAULT_TIMEOUT;
+    snprintf(a->message, sizeof a->message, "no answer within 2000 ms while answering");
+}
+
+/* After K questions in a row without an answer the cells in progress end
+ * (here: the first cell's shrink), and the next such question ends the run:
+ * K + 1 questions in all, where it used to be every case of every cell. */
+static void test_unresponsive_sut_ends_the_run(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {dead_infer, NULL};
+    static const bc_sut dead = {"dead", "1", "never answers", NULL, &ops};
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = &dead;
+    cfg.properties = 1u << bc_property_from_name("shape-differential");
+    cfg.unresponsive_after = 3;
+    dead_calls = 0;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    assert_int_equal(dead_calls, 4);
+    assert_int_equal(r->end, BC_RUN_UNRESPONSIVE);
+    assert_non_null(strstr(r->end_detail, "questions in a row got no answer"));
+    assert_int_equal(bc_run_exit_code(r), 1); /* the timeouts seen are failures */
+    assert_int_equal(r->nfailures, 2);
+    assert_int_equal(r->failures[0].shrink_stop, BC_SHRINK_UNRESPONSIVE);
+    int p = bc_property_from_name("shape-differential");
+    assert_int_equal(r->cells[BC_RULE_NONE][p].end, BC_CELL_FIRST_FAILURE);
+    assert_int_equal(r->cells[BC_RULE_PDPD][p].end, BC_CELL_UNRESPONSIVE);
+    bc_run_result_free(r);
+}
+
+/* config.interrupt set mid-run (by a signal handler in the CLI; here by the
+ * SUT itself, on its 5000th question, so the moment is exact): the run
+ * stops at once, keeps the failure found before, and says so. */
+static volatile sig_atomic_t interrupt_flag;
+static int64_t interrupt_calls;
+static void interrupting_infer(const bc_sut *sut, const bc_params *p, int n,
+                               const bc_shape *shapes, bc_sut_answer *a)
+{
+    (void)sut;
+    if (++interrupt_calls == 5000)
+        interrupt_flag = SIGINT;
+    const bc_sut *mutant = bc_builtin_sut("mutant:max-dim");
+    mutant->ops->infer_shape(mutant, p, n, shapes, a);
+}
+
+static void test_interrupt_keeps_what_was_found(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {interrupting_infer, NULL};
+    static const bc_sut sut = {"interrupting", "1", "test", NULL, &ops};
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = &sut;
+    cfg.rules = (1u << BC_RULE_NUMPY) | (1u << BC_RULE_PDPD);
+    cfg.properties = 1u << bc_property_from_name("shape-differential");
+    cfg.interrupt = &interrupt_flag;
+    interrupt_flag = 0;
+    interrupt_calls = 0;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    assert_int_equal(bc_run_interrupted(r), SIGINT);
+    assert_int_equal(interrupt_calls, 5000); /* no question after the interrupt */
+    int p = bc_property_from_name("shape-differential");
+    const bc_cell *numpy = &r->cells[BC_RULE_NUMPY][p], *pdpd = &r->cells[BC_RULE_PDPD][p];
+    assert_int_equal(numpy->end, BC_CELL_FIRST_FAILURE); /* found and shrunk before */
+    assert_int_equal(r->nfailures, 1);
+    assert_int_equal(r->failures[0].shrink_stop, BC_SHRINK_MINIMAL);
+    assert_int_equal(pdpd->end, BC_CELL_INTERRUPTED);
+    assert_true(pdpd->passed > 0 && pdpd->passed < 50000);
+    bc_run_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,6 +796,9 @@ int main(void)
         cmocka_unit_test(test_shards_add_up),
         cmocka_unit_test(test_corpus_replayed_first),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_max_failures_same_for_any_jobs),
+        cmocka_unit_test(test_unresponsive_sut_ends_the_run),
+        cmocka_unit_test(test_interrupt_keeps_what_was_found),
         cmocka_unit_test(test_follow_up_questions_asked),
         cmocka_unit_test(test_divisors_are_nonzero_as_stored),
         cmocka_unit_test(test_time_skips_declined_cells),
