@@ -2,7 +2,8 @@
  * A worker process: started with fork + exec (by the SUT's spawner thread)
  * in a process group of its own, with a parent-death signal, fds 0/1/2 on
  * three pipes (questions, answers, its stderr), and the per-question round
- * trip: one write, one poll, one read in the common case.  While an answer
+ * trip: one write, one poll, one read in the common case (and a read that
+ * must find nothing after the answer: one question, one answer).  While an answer
  * is late, poll wakes every WATCH_MS to check the worker's resident memory,
  * and at the deadline the group is killed.  Every wait also watches the
  * SUT's cancel fd, so an interrupt cuts a question short.
@@ -531,7 +532,7 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, size_t max_len,
         }
         if (p->in_len >= BC_WIRE_HEADER_SIZE && h->length > max_len) {
             kill_and_reap(p, &status, &ru);
-            snprintf(why, cap, "protocol error: a %s frame of %u bytes %s, more than the %zu "
+            snprintf(why, cap, "protocol error: an %s frame of %u bytes %s, more than the %zu "
                      "it can need; refused unread", bc_wire_type_name(h->type), h->length,
                      waiting_for, max_len);
             p->fault = BC_PROC_PROTOCOL;
