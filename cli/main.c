@@ -33,7 +33,8 @@ static const char usage[] =
     "bidirectional, explicit; spec/RULES.md states each one.\n"
     "\n"
     "Exit codes: 0 success; 1 not broadcastable or a check failed; 2 bad usage,\n"
-    "malformed or invalid input, or a file that cannot be read.\n"
+    "malformed or invalid input, or a file that cannot be read or written; 128+N\n"
+    "'run' stopped by signal N (130 SIGINT, 143 SIGTERM), its reports written.\n"
     "\n"
     "'broadcheck COMMAND --help' documents a command; --version prints the version.\n";
 
