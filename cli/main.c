@@ -2,6 +2,7 @@
  * broadcheck: the command line.  Each subcommand lives in its own file;
  * this one only dispatches and documents.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,12 +33,17 @@ static const char usage[] =
     "bidirectional, explicit; spec/RULES.md states each one.\n"
     "\n"
     "Exit codes: 0 success; 1 not broadcastable or a check failed; 2 bad usage,\n"
-    "malformed or invalid input, or a file that cannot be read.\n"
+    "malformed or invalid input, or a file that cannot be read or written; 128+N\n"
+    "'run' stopped by signal N (130 SIGINT, 143 SIGTERM), its reports written.\n"
     "\n"
     "'broadcheck COMMAND --help' documents a command; --version prints the version.\n";
 
 int main(int argc, char **argv)
 {
+    /* Past a file size limit (ulimit -f) a write fails with EFBIG instead
+     * of killing the process halfway through a corpus line or a report:
+     * both are then cut back or left as they were. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         fputs(usage, stderr);
         return BC_EXIT_USAGE;

@@ -66,6 +66,10 @@ int bc_cmd_merge(int argc, char **argv)
                         "'broadcheck run --shard K/N --json FILE')\n");
         return BC_EXIT_USAGE;
     }
+    /* A report streamed to standard output has it to itself. */
+    if (out.summary && (bc_output_is_stdout(out.json) || bc_output_is_stdout(out.junit) ||
+                        bc_output_is_stdout(out.certificate)))
+        out.summary = stderr;
     char why[1024];
     int status = bc_merge_reports(argc - optind, (const char *const *)argv + optind, &out, why,
                                   sizeof why);

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +47,29 @@ static const char run_usage[] =
     "  --jobs J              worker threads (default 1)\n"
     "  --corpus FILE         replay FILE's cases first; append new failures to it\n"
     "  --max-shrink-calls N  SUT calls one shrink may make (default 2000)\n"
+    "  --whole-cells         a failing cell checks its whole budget too (by default a\n"
+    "                        cell stops at its first failing case, which is shrunk)\n"
+    "  --max-failures N      after the N-th failing cell (in cell order) the cells\n"
+    "                        after it are not run\n"
+    "  --fail-fast           --max-failures 1\n"
+    "  --unresponsive-after K  after K questions in a row that timed out or crashed,\n"
+    "                        the cells in progress end as 'SUT unresponsive'; one more\n"
+    "                        such question ends the run (default 5; 0: never)\n"
     "  --json FILE           write the JSON report (docs/REPORTS.md)\n"
     "  --junit FILE          write JUnit XML, one testcase per rule x property\n"
     "  --certificate FILE    write a Markdown certificate\n"
+    "                        (FILE '-' or /dev/stdout: to standard output, and the\n"
+    "                        summary to standard error)\n"
     "  --quiet               no summary on stdout\n"
     "\n"
+    "--time S ends the run within S seconds plus one question's --timeout-ms.\n"
+    "SIGINT, SIGTERM or SIGHUP stop the run: the workers are killed, the reports and\n"
+    "the corpus get what was found so far, marked interrupted (a second signal ends\n"
+    "broadcheck at once).\n"
+    "\n"
     "Exit codes: 0 every property passed; 1 a property failed; 2 bad usage or an\n"
-    "environment error (unreadable corpus, unwritable report).\n";
+    "environment error (unreadable corpus, unwritable report or corpus); 128+N\n"
+    "stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the reports written.\n";
 
 static const char replay_usage[] =
     "usage: broadcheck replay [--sut NAME] [--timeout-ms N] [--memory-mb N] --property P 'CASE'\n"
@@ -76,6 +92,38 @@ static int parse_u64(const char *text, uint64_t max, uint64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+/* ---- signals: stop the run, keep what it found ------------------------------- */
+
+/* The handler's state: the only globals of the command line, because a
+ * signal handler can reach nothing else. */
+static volatile sig_atomic_t stop_signal;
+static const bc_sut *running_sut;
+
+static void on_stop_signal(int sig)
+{
+    if (stop_signal) { /* a second one: stop now, as the user asks */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    stop_signal = sig;
+    if (running_sut)
+        bc_sut_interrupt(running_sut); /* cuts the questions in flight */
+}
+
+static void catch_stop_signals(const bc_sut *sut)
+{
+    running_sut = sut;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Opens --sut (sut_loader.h); NULL after saying why on stderr. */
@@ -140,42 +188,44 @@ static int parse_name_list(const char *list, const char *option, int (*index_of)
     return status;
 }
 
-/* A report that cannot be written would be known only after the run, which
- * may take hours: say it now (in report.c's words) if the path is a folder
- * or its folder is missing or not writable. */
-static int check_report_path(const char *what, const char *path)
+/* The reports and the corpus, checked before a run that may take hours:
+ * each report path writable (and not a folder, FIFO or device), no two
+ * outputs on one file, no report on the corpus.  Says why on stderr. */
+static int check_outputs(const char *const *opts, const char *const *whats,
+                         const char *const *paths, int n, const char *corpus)
 {
-    struct stat st;
-    if (!path)
-        return 0;
-    if (!path[0]) {
-        fprintf(stderr, "broadcheck run: cannot write the %s report: no path given\n", what);
+    char why[1024];
+    for (int i = 0; i < n; i++) {
+        if (!paths[i])
+            continue;
+        if (bc_output_check(whats[i], paths[i], why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck run: %s: %s\n", opts[i], why);
+            return -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (paths[j] && bc_same_file(paths[i], paths[j])) {
+                fprintf(stderr, "broadcheck run: %s '%s' and %s '%s' are one file: each report "
+                        "needs its own\n", opts[j], paths[j], opts[i], paths[i]);
+                return -1;
+            }
+        if (corpus && bc_same_file(paths[i], corpus)) {
+            fprintf(stderr, "broadcheck run: %s '%s' is the corpus (--corpus '%s'): the report "
+                    "would overwrite it\n", opts[i], paths[i], corpus);
+            return -1;
+        }
+    }
+    if (corpus && bc_corpus_check(corpus, why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck run: --corpus: %s\n", why);
         return -1;
     }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "broadcheck run: cannot write %s report '%s': the path is a directory\n",
-                what, path);
-        return -1;
-    }
-    char *copy = strdup(path);
-    const char *dir = copy ? dirname(copy) : ".", *problem = NULL;
-    if (stat(dir, &st) != 0)
-        problem = strerror(errno);
-    else if (!S_ISDIR(st.st_mode))
-        problem = strerror(ENOTDIR);
-    else if (access(dir, W_OK) != 0)
-        problem = strerror(errno);
-    if (problem)
-        fprintf(stderr, "broadcheck run: cannot write %s report '%s': its folder '%s': %s\n",
-                what, path, dir, problem);
-    free(copy);
-    return problem ? -1 : 0;
+    return 0;
 }
 
 int bc_cmd_run(int argc, char **argv)
 {
-    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS,
-           O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP, O_TIMEOUT, O_MEMORY };
+    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED,
+           O_SHARD, O_JOBS, O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP,
+           O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
@@ -196,6 +246,10 @@ int bc_cmd_run(int argc, char **argv)
         {"help", no_argument, NULL, O_HELP},
         {"timeout-ms", required_argument, NULL, O_TIMEOUT},
         {"memory-mb", required_argument, NULL, O_MEMORY},
+        {"whole-cells", no_argument, NULL, O_WHOLE},
+        {"max-failures", required_argument, NULL, O_MAX_FAILURES},
+        {"fail-fast", no_argument, NULL, O_FAIL_FAST},
+        {"unresponsive-after", required_argument, NULL, O_UNRESPONSIVE},
         {NULL, 0, NULL, 0},
     };
     bc_run_config cfg = bc_run_config_default();
@@ -309,6 +363,24 @@ int bc_cmd_run(int argc, char **argv)
             }
             cfg.max_shrink_calls = (int)v;
             break;
+        case O_WHOLE: cfg.whole_cells = 1; break;
+        case O_FAIL_FAST: cfg.max_failures = 1; break;
+        case O_MAX_FAILURES:
+            if (parse_u64(optarg, 1000000, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --max-failures: expected a count of failing "
+                                "cells >= 1, got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.max_failures = (int)v;
+            break;
+        case O_UNRESPONSIVE:
+            if (parse_u64(optarg, 1000000, &v) != 0) {
+                fprintf(stderr, "broadcheck run: --unresponsive-after: expected a count of "
+                                "questions (0: never), got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.unresponsive_after = (int)v;
+            break;
         case O_JSON: json = optarg; break;
         case O_JUNIT: junit = optarg; break;
         case O_CERT: cert = optarg; break;
@@ -331,22 +403,32 @@ int bc_cmd_run(int argc, char **argv)
         fprintf(stderr, "broadcheck run: give --cases/--value-cases or --time, not both\n");
         return BC_EXIT_USAGE;
     }
-    if (check_report_path("JSON", json) || check_report_path("JUnit", junit) ||
-        check_report_path("certificate", cert))
+    static const char *const report_opts[] = {"--json", "--junit", "--certificate"};
+    static const char *const report_whats[] = {"JSON report", "JUnit report",
+                                               "certificate report"};
+    const char *const report_paths[] = {json, junit, cert};
+    if (check_outputs(report_opts, report_whats, report_paths, 3, cfg.corpus_path) != 0)
         return BC_EXIT_USAGE;
+    /* A report streamed to standard output has it to itself: the summary
+     * goes to standard error then. */
+    FILE *summary = bc_output_is_stdout(json) || bc_output_is_stdout(junit) ||
+                            bc_output_is_stdout(cert) ? stderr : stdout;
     cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut)
         return BC_EXIT_USAGE;
     cfg.progress = !quiet && isatty(2);
+    cfg.interrupt = &stop_signal;
+    catch_stop_signals(cfg.sut);
     char why[1024];
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
+    running_sut = NULL;
     bc_sut_close(cfg.sut);
     if (!res) {
         fprintf(stderr, "broadcheck run: %s\n", why);
         return BC_EXIT_USAGE;
     }
     if (!quiet)
-        bc_report_summary(res, stdout);
+        bc_report_summary(res, summary);
     int status = bc_run_exit_code(res);
     struct {
         const char *path;
@@ -357,6 +439,18 @@ int bc_cmd_run(int argc, char **argv)
             fprintf(stderr, "broadcheck run: %s\n", why);
             status = BC_EXIT_USAGE;
         }
+    }
+    if (bc_run_corpus_error(res)) {
+        fprintf(stderr, "broadcheck run: %s\n", bc_run_corpus_error(res));
+        status = BC_EXIT_USAGE;
+    }
+    /* Stopped by a signal (during the run, or while the reports were
+     * written, which finish first): its conventional exit code. */
+    int sig = bc_run_interrupted(res) ? bc_run_interrupted(res) : (int)stop_signal;
+    if (sig) {
+        fprintf(stderr, "broadcheck run: stopped by signal %d (%s); the reports hold what was "
+                        "found until then\n", sig, strsignal(sig));
+        status = 128 + sig;
     }
     bc_run_result_free(res);
     return status;

@@ -38,51 +38,30 @@ static int select_vec(const struct dirent *d)
     return d->d_name[0] != '.' && ends_with_vec(d->d_name);
 }
 
-/* 1 if some line of the file is not a vector (a syntax error, a NUL byte),
- * which makes the file malformed input rather than a failed check;
- * bc_vector_check_file has printed each such line as FILE:LINE. */
-static int has_malformed_line(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    bc_vector *v = malloc(sizeof *v);
-    bc_pvector *pv = malloc(sizeof *pv);
-    char *line = NULL, why[512];
-    size_t cap = 0;
-    ssize_t n;
-    int malformed = !f || !v || !pv;
-    while (!malformed && (n = getline(&line, &cap, f)) >= 0)
-        malformed = (size_t)n != strlen(line) ||
-                    (bc_vector_line_is_partial(line) ? bc_pvector_parse(line, pv, why, sizeof why)
-                                                     : bc_vector_parse(line, v, why, sizeof why)) < 0;
-    free(line);
-    free(v);
-    free(pv);
-    if (f)
-        fclose(f);
-    return malformed;
-}
-
-/* 0 checked, -1 unreadable, -2 checked but malformed. */
+/* 0 checked, -1 unreadable, -2 checked but malformed (a line with a syntax
+ * error or a NUL byte makes the file malformed input rather than a failed
+ * check).  The file is read once, so a pipe (/dev/stdin) works too. */
 static int check_one(const char *path, long *passed, long *failed)
 {
-    long p = 0, f = 0;
-    /* An unreadable file is said on stderr, as every exit-2 reason is;
-     * bc_vector_check_file would say it on the report stream (stdout). */
-    FILE *probe = fopen(path, "r");
-    if (!probe) {
+    long p = 0, f = 0, malformed = 0;
+    /* An unreadable file is said on stderr, as every exit-2 reason is. */
+    FILE *in = fopen(path, "r");
+    if (!in) {
         fprintf(stderr, "broadcheck vectors: '%s': cannot open: %s\n", path, strerror(errno));
         return -1;
     }
-    fclose(probe);
-    if (bc_vector_check_file(path, stdout, &p, &f) != 0)
+    int status = bc_vector_check_stream(in, path, stdout, &p, &f, &malformed);
+    fclose(in);
+    if (status != 0)
         return -1;
     printf("%s: %ld passed, %ld failed\n", path, p, f);
     *passed += p;
     *failed += f;
-    if (f == 0 || !has_malformed_line(path))
+    if (malformed == 0)
         return 0;
-    fprintf(stderr, "broadcheck vectors: '%s' is malformed: a line with a syntax error or a "
-                    "NUL byte (printed above as %s:LINE)\n", path, path);
+    fprintf(stderr, "broadcheck vectors: '%s' is malformed: %ld line%s with a syntax error or a "
+                    "NUL byte (printed above as %s:LINE)\n", path, malformed,
+            malformed == 1 ? "" : "s", path);
     return -2;
 }
 

@@ -10,16 +10,22 @@
 #include "fuzz.h"
 #include "wire/wire.h"
 
-/* The element range a wire tensor's view reaches must be within nelem. */
+/* The element range a wire tensor's view reaches must be within nelem.  A
+ * view with a 0 dim reaches nothing, whatever its other dims and strides
+ * (checked first, as the decoder does: dims before the 0 may have spans
+ * past int64); otherwise the decoder accepted the view, so every span and
+ * sum fits in int64, and the arithmetic here is checked to prove it. */
 static void check_tensor(const bc_wire_tensor *t)
 {
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] == 0)
+            return;
     int64_t lo = t->offset, hi = t->offset;
     for (int k = 0; k < t->rank; k++) {
-        if (t->dims[k] == 0)
-            return; /* no elements: nothing is read */
-        int64_t span = (t->dims[k] - 1) * t->strides[k];
-        lo += span < 0 ? span : 0;
-        hi += span > 0 ? span : 0;
+        int64_t span;
+        BC_FUZZ_CHECK(!__builtin_mul_overflow(t->dims[k] - 1, t->strides[k], &span) &&
+                          !__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi),
+                      "an accepted view's span at axis %d overflows int64", k);
     }
     BC_FUZZ_CHECK(lo >= 0 && hi < t->nelem, "a view reaches [%lld, %lld] of %lld elements",
                   (long long)lo, (long long)hi, (long long)t->nelem);

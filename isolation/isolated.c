@@ -4,12 +4,20 @@
  * an idle worker (or starts one), asks, and puts it back: as many workers
  * as questions in flight, one mutex held only to pop or push.  A worker
  * that faulted is killed, never put back, so the next question starts a
- * fresh one.
+ * fresh one; so is an idle one that spoke out of turn.  Every worker is
+ * forked by the SUT's spawner thread (its parent-death signal), and every
+ * wait watches the SUT's cancel pipe (bc_sut_interrupt).  Text a worker
+ * sends is made printable before anything else sees it.
  */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "isolated.h"
 
@@ -24,7 +32,14 @@ typedef struct isolated {
     pthread_mutex_t lock;
     bc_proc **idle;
     int nidle, idle_cap;
+    bc_spawner *spawner;
+    int cancel[2];          /* a byte in it: every question stops (bc_sut_interrupt) */
+    atomic_int interrupted; /* set with that byte */
 } isolated;
+
+/* An answer's payload: its fixed fields, a message, and for a value
+ * question its output.  Anything longer is refused unread. */
+#define MAX_SHAPE_ANSWER (64u << 10)
 
 static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
                            bc_sut_answer *answer);
@@ -69,27 +84,61 @@ static void answer_with(bc_sut_answer *a, bc_sut_status status, const char *mess
     a->status = status;
     a->kind = BC_OK;
     a->shape.rank = 0;
+    a->fault = BC_SUT_FAULT_NONE;
     set_message(a, message);
+}
+
+static bc_sut_fault fault_of(bc_proc_fault f)
+{
+    switch (f) {
+    case BC_PROC_TIMEOUT: return BC_SUT_FAULT_TIMEOUT;
+    case BC_PROC_PROTOCOL: return BC_SUT_FAULT_PROTOCOL;
+    case BC_PROC_INTERRUPTED: return BC_SUT_FAULT_INTERRUPTED;
+    default: return BC_SUT_FAULT_DIED;
+    }
+}
+
+/* The harness's internal-error answer for a fault of the worker. */
+static void answer_fault(bc_sut_answer *a, bc_proc_fault f, const char *message)
+{
+    answer_with(a, BC_SUT_INTERNAL_ERROR, message);
+    a->fault = fault_of(f);
 }
 
 /* ---- the pool --------------------------------------------------------------- */
 
-static bc_proc *acquire(isolated *s, char *why, size_t cap)
+/* An idle worker fit for a question, or a new one; NULL with why and the
+ * fault if none can be had. */
+static bc_proc *acquire(isolated *s, bc_proc_fault *fault, char *why, size_t cap)
 {
-    bc_proc *p = NULL;
-    pthread_mutex_lock(&s->lock);
-    if (s->nidle > 0)
-        p = s->idle[--s->nidle];
-    pthread_mutex_unlock(&s->lock);
+    if (atomic_load(&s->interrupted)) {
+        *fault = BC_PROC_INTERRUPTED;
+        snprintf(why, cap, "the run was interrupted: no question is asked any more");
+        return NULL;
+    }
+    bc_proc *p;
+    for (;;) {
+        p = NULL;
+        pthread_mutex_lock(&s->lock);
+        if (s->nidle > 0)
+            p = s->idle[--s->nidle];
+        pthread_mutex_unlock(&s->lock);
+        if (!p || bc_proc_fit(p))
+            break;
+        bc_proc_kill(p); /* it spoke after its answer, or died idle */
+    }
     if (p)
         return p;
     bc_wire_hello hello;
-    p = bc_proc_start(&s->launch, s->start_timeout_ms, &hello, why, cap);
+    p = bc_proc_start(&s->launch, s->start_timeout_ms, &hello, fault, why, cap);
     if (p && memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0) {
         snprintf(why, cap, "a new worker declares other capabilities than the first one did");
+        *fault = BC_PROC_PROTOCOL;
         bc_proc_kill(p);
         p = NULL;
     }
+    if (!p)
+        bc_wire_printable(why);
     return p;
 }
 
@@ -119,17 +168,20 @@ static void put_back(isolated *s, bc_proc *p)
 static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut_answer *answer)
 {
     const unsigned char *payload;
-    size_t len;
+    size_t len, max_answer = MAX_SHAPE_ANSWER;
     char why[1024];
-    if (bc_proc_ask(p, s->timeout_ms, &payload, &len, why, sizeof why) != 0) {
+    if (req && req->out_capacity > 0)
+        max_answer += (size_t)req->out_capacity * bc_dtype_size(req->out_dtype);
+    if (bc_proc_ask(p, s->timeout_ms, max_answer, &payload, &len, why, sizeof why) != 0) {
+        bc_proc_fault f = bc_proc_fault_of(p);
         bc_proc_kill(p);
-        answer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        answer_fault(answer, f, bc_wire_printable(why));
         return;
     }
     bc_wire_answer *a = malloc(sizeof *a);
     if (!a) {
         bc_proc_kill(p);
-        answer_with(answer, BC_SUT_INTERNAL_ERROR, "out of memory decoding an answer");
+        answer_fault(answer, BC_PROC_PROTOCOL, "out of memory decoding an answer");
         return;
     }
     char diag[768];
@@ -156,12 +208,13 @@ static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut
     }
     if (bad) {
         bc_proc_kill(p); /* the stream cannot be trusted any more */
-        answer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        answer_fault(answer, BC_PROC_PROTOCOL, bc_wire_printable(why));
     } else {
         answer->status = a->status;
         answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
         answer->shape = a->shape;
-        set_message(answer, a->message);
+        answer->fault = BC_SUT_FAULT_NONE;
+        set_message(answer, bc_wire_printable(a->message));
         if (a->flags & BC_WIRE_RETIRE)
             bc_proc_stop(p);
         else
@@ -183,9 +236,10 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
         return;
     }
-    bc_proc *w = acquire(s, why, sizeof why);
+    bc_proc_fault fault;
+    bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        answer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        answer_fault(answer, fault, why);
         return;
     }
     uint32_t seq;
@@ -207,9 +261,10 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
         return;
     }
-    bc_proc *w = acquire(s, why, sizeof why);
+    bc_proc_fault fault;
+    bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        answer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        answer_fault(answer, fault, why);
         return;
     }
     uint32_t seq;
@@ -229,7 +284,15 @@ static void panswer_with(bc_sut_panswer *a, bc_sut_status status, const char *me
     a->status = status;
     a->kind = BC_OK;
     a->shape.rank = 0;
+    a->fault = BC_SUT_FAULT_NONE;
     cut_copy(a->message, sizeof a->message, message);
+}
+
+/* The harness's internal-error answer for a fault of the worker. */
+static void panswer_fault(bc_sut_panswer *a, bc_proc_fault f, const char *message)
+{
+    panswer_with(a, BC_SUT_INTERNAL_ERROR, message);
+    a->fault = fault_of(f);
 }
 
 static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
@@ -242,9 +305,10 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
         panswer_with(answer, BC_SUT_UNSUPPORTED, why);
         return;
     }
-    bc_proc *w = acquire(s, why, sizeof why);
+    bc_proc_fault fault = BC_PROC_DIED;
+    bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        panswer_fault(answer, fault, why);
         return;
     }
     uint32_t seq;
@@ -252,9 +316,10 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
     bc_wire_encode_pshape(b, seq, p, n, shapes, syms);
     const unsigned char *payload;
     size_t len;
-    if (bc_proc_ask(w, s->timeout_ms, &payload, &len, why, sizeof why) != 0) {
+    if (bc_proc_ask(w, s->timeout_ms, MAX_SHAPE_ANSWER, &payload, &len, why, sizeof why) != 0) {
+        bc_proc_fault f = bc_proc_fault_of(w);
         bc_proc_kill(w);
-        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        panswer_fault(answer, f, bc_wire_printable(why));
         return;
     }
     bc_wire_panswer *a = malloc(sizeof *a);
@@ -262,14 +327,15 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
     if (!a || bc_wire_decode_panswer(payload, len, a, diag, sizeof diag) != 0) {
         bc_proc_kill(w); /* the stream cannot be trusted any more */
         snprintf(why, sizeof why, "protocol error: %s", a ? diag : "out of memory");
-        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        panswer_fault(answer, BC_PROC_PROTOCOL, bc_wire_printable(why));
         free(a);
         return;
     }
     answer->status = a->status;
     answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
     answer->shape = a->shape;
-    cut_copy(answer->message, sizeof answer->message, a->message);
+    answer->fault = BC_SUT_FAULT_NONE;
+    cut_copy(answer->message, sizeof answer->message, bc_wire_printable(a->message));
     if (a->flags & BC_WIRE_RETIRE)
         bc_proc_stop(w);
     else
@@ -284,6 +350,10 @@ static void free_isolated(isolated *s)
     for (int i = 0; i < s->nidle; i++)
         bc_proc_stop(s->idle[i]);
     free(s->idle);
+    bc_spawner_stop(s->spawner); /* after its workers: their parent-death signal */
+    for (int i = 0; i < 2; i++)
+        if (s->cancel[i] >= 0)
+            close(s->cancel[i]);
     if (s->argv)
         for (char **a = s->argv; *a; a++)
             free(*a);
@@ -302,7 +372,9 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
         snprintf(why, cap, "out of memory");
         return NULL;
     }
+    s->cancel[0] = s->cancel[1] = -1;
     pthread_mutex_init(&s->lock, NULL);
+    atomic_init(&s->interrupted, 0);
     int argc = 0;
     while (launch->argv[argc])
         argc++;
@@ -319,11 +391,23 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     bc_proc *first = NULL;
     if (!ok || !hello) {
         snprintf(why, cap, "out of memory");
-    } else if ((first = bc_proc_start(&s->launch, s->start_timeout_ms, hello, why, cap))) {
+        ok = 0;
+    } else if (pipe2(s->cancel, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(why, cap, "cannot make a pipe: %s", strerror(errno));
+        ok = 0;
+    } else {
+        s->spawner = bc_spawner_start(why, cap);
+        ok = s->spawner != NULL;
+    }
+    s->launch.spawner = s->spawner;
+    s->launch.cancel_fd = s->cancel[0];
+    if (ok && (first = bc_proc_start(&s->launch, s->start_timeout_ms, hello, NULL, why, cap))) {
         s->caps = hello->caps;
         s->partial = hello->partial;
         s->name = strdup(name);
-        s->version = strdup(hello->version);
+        s->version = strdup(bc_wire_printable(hello->version));
+        bc_wire_printable(hello->name);
+        bc_wire_printable(hello->description);
         size_t len = strlen(hello->name) + strlen(hello->description) + 64;
         s->description = malloc(len);
         if (s->description)
@@ -338,10 +422,21 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
         snprintf(why, cap, "out of memory");
         bc_proc_stop(first);
     }
+    bc_wire_printable(why); /* a FATAL frame's message, or the worker's stderr */
     free(hello);
     pthread_mutex_destroy(&s->lock);
     free_isolated(s);
     return NULL;
+}
+
+void bc_isolated_interrupt(const bc_sut *sut)
+{
+    if (!bc_isolated_is(sut))
+        return;
+    isolated *s = (isolated *)sut;
+    atomic_store(&s->interrupted, 1);
+    ssize_t w = write(s->cancel[1], "x", 1); /* async-signal-safe; full: already set */
+    (void)w;
 }
 
 void bc_isolated_close(const bc_sut *sut)

@@ -15,6 +15,8 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
 /* 1 if sut came from bc_isolated_open. */
 int bc_isolated_is(const bc_sut *sut);
 void bc_isolated_close(const bc_sut *sut);
+/* bc_sut_interrupt for an isolated SUT (async-signal-safe). */
+void bc_isolated_interrupt(const bc_sut *sut);
 /* Its declared capabilities (NULL for any other SUT). */
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut);
 /* The BC_PARTIAL_* it declared (0 for a worker of protocol 1). */

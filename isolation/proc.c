@@ -1,9 +1,12 @@
 /*
- * A worker process: started with fork + exec in a process group of its
- * own, fds 0/1/2 on three pipes (questions, answers, its stderr), and the
- * per-question round trip: one write, one poll, one read in the common
- * case.  While an answer is late, poll wakes every WATCH_MS to check the
- * worker's resident memory, and at the deadline the group is killed.
+ * A worker process: started with fork + exec (by the SUT's spawner thread)
+ * in a process group of its own, with a parent-death signal, fds 0/1/2 on
+ * three pipes (questions, answers, its stderr), and the per-question round
+ * trip: one write, one poll, one read in the common case (and a read that
+ * must find nothing after the answer: one question, one answer).  While an answer
+ * is late, poll wakes every WATCH_MS to check the worker's resident memory,
+ * and at the deadline the group is killed.  Every wait also watches the
+ * SUT's cancel fd, so an interrupt cuts a question short.
  */
 #define _GNU_SOURCE
 #include "proc.h"
@@ -17,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,8 +32,9 @@
 
 struct bc_proc {
     pid_t pid;
-    int to_fd, from_fd, err_fd;
+    int to_fd, from_fd, err_fd, cancel_fd;
     int memory_mb;
+    bc_proc_fault fault; /* of the last failure */
     uint32_t seq;
     bc_wbuf request;
     unsigned char *in; /* received bytes; a frame starts at in[0] */
@@ -70,9 +75,14 @@ static void child_fatal(const char *path, int err)
     (void)w;
 }
 
-static void child(const bc_proc_launch *l, int in_fd, int out_fd, int err_fd)
+static void child(const bc_proc_launch *l, pid_t harness, int in_fd, int out_fd, int err_fd)
 {
     setpgid(0, 0); /* so that a kill reaches whatever the worker starts */
+    /* Dies with the harness, even a SIGKILLed one (the spawner thread, its
+     * parent, lives as long as the harness's SUT); and not at all if the
+     * harness is already gone. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != harness)
+        _exit(127);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         _exit(127);
     if (close_range(3, ~0u, 0) != 0)
@@ -82,6 +92,7 @@ static void child(const bc_proc_launch *l, int in_fd, int out_fd, int err_fd)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL); /* the harness ignores it; a worker gets the default */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     execv(l->argv[0], l->argv);
@@ -155,6 +166,7 @@ static void stderr_line(const bc_proc *p, char *out, size_t cap)
     }
     if (best)
         snprintf(out, cap, "%.200s", best);
+    bc_wire_printable(out); /* a worker's stderr is the SUT's text: no escapes */
 }
 
 /* ---- death ------------------------------------------------------------------ */
@@ -323,6 +335,107 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+/* ---- the spawner thread ------------------------------------------------------ */
+
+struct bc_spawner {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    int stopping, busy, finished;
+    /* the request in hand */
+    const bc_proc_launch *launch;
+    int fds[3];
+    pid_t pid;
+    int err;
+};
+
+static void *spawner_main(void *arg)
+{
+    bc_spawner *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->launch && !s->stopping)
+            pthread_cond_wait(&s->wake, &s->lock);
+        if (!s->launch)
+            break;
+        pid_t harness = getpid();
+        s->pid = fork();
+        if (s->pid == 0)
+            child(s->launch, harness, s->fds[0], s->fds[1], s->fds[2]);
+        s->err = errno;
+        s->launch = NULL;
+        s->finished = 1;
+        pthread_cond_broadcast(&s->done);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+bc_spawner *bc_spawner_start(char *why, size_t cap)
+{
+    bc_spawner *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(why, cap, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    pthread_cond_init(&s->done, NULL);
+    /* No signal is handled on this thread: the harness's handlers run on
+     * the others (the children reset their mask before exec anyway). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int e = pthread_create(&s->thread, NULL, spawner_main, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e != 0) {
+        snprintf(why, cap, "cannot start the thread that starts workers: %s", strerror(e));
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->wake);
+        pthread_cond_destroy(&s->done);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void bc_spawner_stop(bc_spawner *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->stopping = 1;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    pthread_cond_destroy(&s->done);
+    free(s);
+}
+
+/* Forks (on the spawner thread) a child running l with fds as 0, 1, 2. */
+static pid_t spawner_fork(bc_spawner *s, const bc_proc_launch *l, const int fds[3])
+{
+    pthread_mutex_lock(&s->lock);
+    while (s->busy)
+        pthread_cond_wait(&s->done, &s->lock);
+    s->busy = 1;
+    s->finished = 0;
+    s->launch = l;
+    memcpy(s->fds, fds, sizeof s->fds);
+    pthread_cond_signal(&s->wake);
+    while (!s->finished)
+        pthread_cond_wait(&s->done, &s->lock);
+    pid_t pid = s->pid;
+    int err = s->err;
+    s->busy = 0;
+    pthread_cond_broadcast(&s->done);
+    pthread_mutex_unlock(&s->lock);
+    errno = err;
+    return pid;
+}
+
 static bc_proc *spawn(const bc_proc_launch *l, char *why, size_t cap)
 {
     bc_proc *p = calloc(1, sizeof *p);
@@ -331,13 +444,12 @@ static bc_proc *spawn(const bc_proc_launch *l, char *why, size_t cap)
         snprintf(why, cap, "cannot create pipes for a worker: %s", strerror(errno));
         goto fail;
     }
-    p->pid = fork();
+    const int fds[3] = {q[0], a[1], e[1]};
+    p->pid = spawner_fork(l->spawner, l, fds);
     if (p->pid < 0) {
         snprintf(why, cap, "cannot fork a worker: %s", strerror(errno));
         goto fail;
     }
-    if (p->pid == 0)
-        child(l, q[0], a[1], e[1]);
     setpgid(p->pid, p->pid); /* also here: no race with an early kill */
     close(q[0]);
     close(a[1]);
@@ -345,6 +457,7 @@ static bc_proc *spawn(const bc_proc_launch *l, char *why, size_t cap)
     p->to_fd = q[1];
     p->from_fd = a[0];
     p->err_fd = e[0];
+    p->cancel_fd = l->cancel_fd;
     p->memory_mb = l->memory_mb;
     fcntl(p->to_fd, F_SETFL, O_NONBLOCK);
     fcntl(p->from_fd, F_SETFL, O_NONBLOCK);
@@ -360,15 +473,47 @@ fail:
     return NULL;
 }
 
+/* 1 if the SUT's cancel fd says every question must stop. */
+static int cancelled(const bc_proc *p)
+{
+    struct pollfd c = {p->cancel_fd, POLLIN, 0};
+    return p->cancel_fd >= 0 && poll(&c, 1, 0) > 0;
+}
+
+/* The fds a wait watches: fd (for events), the stderr pipe, the cancel fd.
+ * Returns the count; *err_at / *cancel_at get their index or -1. */
+static int watch_set(const bc_proc *p, int fd, short events, struct pollfd fds[3], int *err_at,
+                     int *cancel_at)
+{
+    int n = 0;
+    fds[n++] = (struct pollfd){fd, events, 0};
+    *err_at = *cancel_at = -1;
+    if (p->err_fd >= 0) {
+        *err_at = n;
+        fds[n++] = (struct pollfd){p->err_fd, POLLIN, 0};
+    }
+    if (p->cancel_fd >= 0) {
+        *cancel_at = n;
+        fds[n++] = (struct pollfd){p->cancel_fd, POLLIN, 0};
+    }
+    return n;
+}
+
 /* Reads until one whole frame is buffered or the deadline passes.  Returns
  * 0 with the header, or -1 with the fault (the worker is then killed). */
-static int receive(bc_proc *p, double deadline, int timeout_ms, const char *waiting_for,
-                   bc_wire_header *h, const unsigned char **payload, char *why, size_t cap)
+static int receive(bc_proc *p, double deadline, int timeout_ms, size_t max_len,
+                   const char *waiting_for, bc_wire_header *h, const unsigned char **payload,
+                   char *why, size_t cap)
 {
     if (p->in_used) { /* drop the previous frame */
         memmove(p->in, p->in + p->in_used, p->in_len - p->in_used);
         p->in_len -= p->in_used;
         p->in_used = 0;
+    }
+    if (p->in_len == 0 && p->in_cap > 1u << 20) { /* a big answer's buffer is not kept */
+        free(p->in);
+        p->in = NULL;
+        p->in_cap = 0;
     }
     int status;
     struct rusage ru;
@@ -382,6 +527,15 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
         if (got < 0) {
             kill_and_reap(p, &status, &ru);
             snprintf(why, cap, "protocol error: %s", diag);
+            p->fault = BC_PROC_PROTOCOL;
+            return -1;
+        }
+        if (p->in_len >= BC_WIRE_HEADER_SIZE && h->length > max_len) {
+            kill_and_reap(p, &status, &ru);
+            snprintf(why, cap, "protocol error: an %s frame of %u bytes %s, more than the %zu "
+                     "it can need; refused unread", bc_wire_type_name(h->type), h->length,
+                     waiting_for, max_len);
+            p->fault = BC_PROC_PROTOCOL;
             return -1;
         }
         size_t want = BC_WIRE_HEADER_SIZE + (p->in_len >= BC_WIRE_HEADER_SIZE ? h->length : 0);
@@ -392,6 +546,7 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
             if (!grown) {
                 kill_and_reap(p, &status, &ru);
                 snprintf(why, cap, "out of memory reading the worker's answer");
+                p->fault = BC_PROC_PROTOCOL;
                 return -1;
             }
             p->in = grown;
@@ -406,6 +561,7 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
             char when[160];
             snprintf(when, sizeof when, "%s%s", waiting_for,
                      p->in_len ? " (in the middle of a frame)" : "");
+            p->fault = BC_PROC_DIED;
             int left = (int)(deadline - now_ms());
             if (!reap_within(p, left > 500 ? left : 500, &status, &ru)) {
                 kill_and_reap(p, &status, &ru);
@@ -420,6 +576,7 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
         if (errno != EAGAIN) {
             kill_and_reap(p, &status, &ru);
             snprintf(why, cap, "cannot read from the worker: %s", strerror(errno));
+            p->fault = BC_PROC_DIED;
             return -1;
         }
         double left = deadline - now_ms();
@@ -427,11 +584,20 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
             kill_and_reap(p, &status, &ru);
             snprintf(why, cap, "no answer within %d ms %s; worker killed", timeout_ms,
                      waiting_for);
+            p->fault = BC_PROC_TIMEOUT;
             return -1;
         }
-        struct pollfd fds[2] = {{p->from_fd, POLLIN, 0}, {p->err_fd, POLLIN, 0}};
-        int r = poll(fds, p->err_fd >= 0 ? 2 : 1, left < WATCH_MS ? (int)left + 1 : WATCH_MS);
-        if (r > 0 && p->err_fd >= 0 && fds[1].revents)
+        struct pollfd fds[3];
+        int err_at, cancel_at;
+        int nfds = watch_set(p, p->from_fd, POLLIN, fds, &err_at, &cancel_at);
+        int r = poll(fds, (nfds_t)nfds, left < WATCH_MS ? (int)left + 1 : WATCH_MS);
+        if (r > 0 && cancel_at >= 0 && fds[cancel_at].revents) {
+            kill_and_reap(p, &status, &ru);
+            snprintf(why, cap, "the run was interrupted %s; worker killed", waiting_for);
+            p->fault = BC_PROC_INTERRUPTED;
+            return -1;
+        }
+        if (r > 0 && err_at >= 0 && fds[err_at].revents)
             drain_stderr(p);
         if (r == 0) { /* slow: is it growing past its limit? */
             unsigned long size, resident;
@@ -439,6 +605,7 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
             long mb = seen ? (long)(resident * (unsigned long)sysconf(_SC_PAGESIZE) >> 20) : 0;
             if (mb > p->memory_mb) {
                 kill_and_reap(p, &status, &ru);
+                p->fault = BC_PROC_DIED;
                 snprintf(why, cap, "worker exceeded its memory limit of %d MB (%ld MB resident) "
                                    "%s; worker killed", p->memory_mb, mb, waiting_for);
                 return -1;
@@ -447,20 +614,29 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, const char *wait
     }
 }
 
+/* A HELLO or FATAL frame is small: names, a description, capabilities. */
+#define MAX_HELLO (64u << 10)
+
 bc_proc *bc_proc_start(const bc_proc_launch *launch, int timeout_ms, bc_wire_hello *hello,
-                       char *why, size_t cap)
+                       bc_proc_fault *fault, char *why, size_t cap)
 {
+    bc_proc_fault ignored;
+    if (!fault)
+        fault = &ignored;
+    *fault = BC_PROC_DIED;
     bc_proc *p = spawn(launch, why, cap);
     if (!p)
         return NULL;
     bc_wire_header h;
     const unsigned char *payload;
     char diag[1024];
-    if (receive(p, now_ms() + timeout_ms, timeout_ms, "before its HELLO", &h, &payload, why,
-                cap) != 0) {
+    if (receive(p, now_ms() + timeout_ms, timeout_ms, MAX_HELLO, "before its HELLO", &h,
+                &payload, why, cap) != 0) {
+        *fault = p->fault;
         bc_proc_kill(p);
         return NULL;
     }
+    *fault = BC_PROC_PROTOCOL;
     int bad = 0;
     if (h.type == BC_WIRE_FATAL) {
         char message[BC_WIRE_MAX_MESSAGE + 1];
@@ -515,18 +691,31 @@ static int send_request(bc_proc *p, double deadline, int timeout_ms, char *why, 
             if (left <= 0) {
                 snprintf(why, cap, "the worker did not read its question within %d ms",
                          timeout_ms);
+                p->fault = BC_PROC_TIMEOUT;
                 result = -1;
                 break;
             }
-            struct pollfd fds[2] = {{p->to_fd, POLLOUT, 0}, {p->err_fd, POLLIN, 0}};
-            if (poll(fds, p->err_fd >= 0 ? 2 : 1, (int)left + 1) > 0 && p->err_fd >= 0 &&
-                fds[1].revents)
-                drain_stderr(p);
+            struct pollfd fds[3];
+            int err_at, cancel_at;
+            int nfds = watch_set(p, p->to_fd, POLLOUT, fds, &err_at, &cancel_at);
+            if (poll(fds, (nfds_t)nfds, (int)left + 1) > 0) {
+                if (cancel_at >= 0 && fds[cancel_at].revents) {
+                    snprintf(why, cap, "the run was interrupted while the worker was sent its "
+                             "question; worker killed");
+                    p->fault = BC_PROC_INTERRUPTED;
+                    result = -1;
+                    break;
+                }
+                if (err_at >= 0 && fds[err_at].revents)
+                    drain_stderr(p);
+            }
             continue;
         }
         result = n < 0 && errno == EPIPE ? 1 : -1;
-        if (result < 0)
+        if (result < 0) {
             snprintf(why, cap, "cannot write to the worker: %s", strerror(errno));
+            p->fault = BC_PROC_DIED;
+        }
         break;
     }
     if (result == 1 && !sigismember(&old, SIGPIPE)) {
@@ -537,24 +726,30 @@ static int send_request(bc_proc *p, double deadline, int timeout_ms, char *why, 
     return result;
 }
 
-int bc_proc_ask(bc_proc *p, int timeout_ms, const unsigned char **payload, size_t *len,
-                char *why, size_t cap)
+int bc_proc_ask(bc_proc *p, int timeout_ms, size_t max_answer, const unsigned char **payload,
+                size_t *len, char *why, size_t cap)
 {
+    int status;
+    struct rusage ru;
+    if (cancelled(p)) {
+        kill_and_reap(p, &status, &ru);
+        snprintf(why, cap, "the run was interrupted before the question was sent");
+        p->fault = BC_PROC_INTERRUPTED;
+        return -1;
+    }
     double deadline = now_ms() + timeout_ms;
     int sent = send_request(p, deadline, timeout_ms, why, cap);
     if (sent < 0) {
-        int status;
-        struct rusage ru;
         kill_and_reap(p, &status, &ru);
         return -1;
     }
     /* On EPIPE the worker is gone: receive reads its end and says why. */
     bc_wire_header h;
-    if (receive(p, deadline, timeout_ms, "while answering", &h, payload, why, cap) != 0)
+    if (receive(p, deadline, timeout_ms, max_answer, "while answering", &h, payload, why,
+                cap) != 0)
         return -1;
+    p->fault = BC_PROC_PROTOCOL;
     if (h.type != BC_WIRE_ANSWER || h.seq != p->seq) {
-        int status;
-        struct rusage ru;
         kill_and_reap(p, &status, &ru);
         if (h.type != BC_WIRE_ANSWER)
             snprintf(why, cap, "protocol error: expected an ANSWER frame, got %s",
@@ -564,8 +759,35 @@ int bc_proc_ask(bc_proc *p, int timeout_ms, const unsigned char **payload, size_
                      h.seq, p->seq);
         return -1;
     }
+    /* One question, one answer: anything after it, buffered already or
+     * waiting in the pipe, is this question's fault, not the next one's. */
+    char probe[64];
+    ssize_t more = (ssize_t)(p->in_len - p->in_used);
+    if (more == 0)
+        while ((more = read(p->from_fd, probe, sizeof probe)) < 0 && errno == EINTR)
+            continue;
+    if (more > 0) {
+        kill_and_reap(p, &status, &ru);
+        snprintf(why, cap, "protocol error: the worker sent more bytes after its ANSWER (a "
+                 "second frame?)");
+        return -1;
+    }
+    p->fault = BC_PROC_OK;
     *len = h.length;
     return 0;
+}
+
+bc_proc_fault bc_proc_fault_of(const bc_proc *p)
+{
+    return p->fault;
+}
+
+int bc_proc_fit(bc_proc *p)
+{
+    if (p->pid <= 0 || cancelled(p))
+        return 0;
+    struct pollfd f = {p->from_fd, POLLIN, 0};
+    return poll(&f, 1, 0) == 0; /* readable: a frame nobody asked for, or its end */
 }
 
 static void release(bc_proc *p)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "isolated.h"
 
@@ -83,18 +84,61 @@ static const bc_sut *open_library(const char *spec, const bc_sut_options *o, cha
     }
     snprintf(mb, sizeof mb, "%d", o->memory_mb);
     char *argv[] = {worker, "--memory-mb", mb, path, NULL};
-    bc_proc_launch launch = {argv, o->memory_mb, 0};
+    bc_proc_launch launch = {.argv = argv, .memory_mb = o->memory_mb, .cancel_fd = -1};
     return bc_isolated_open(spec, &launch, o, why, cap);
 }
 
+/* path[cap] gets the program `word` runs: itself if it holds a '/', else
+ * the first executable of that name on $PATH.  0, or -1 if none. */
+static int find_program(const char *word, char *path, size_t cap)
+{
+    if (strchr(word, '/'))
+        return snprintf(path, cap, "%s", word) < (int)cap && access(path, X_OK) == 0 ? 0 : -1;
+    const char *dirs = getenv("PATH");
+    if (!dirs)
+        dirs = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *d = dirs; *d;) {
+        size_t len = strcspn(d, ":");
+        if (snprintf(path, cap, "%.*s%s%s", (int)len, d, len ? "/" : "", word) < (int)cap &&
+            access(path, X_OK) == 0)
+            return 0;
+        d += len + (d[len] == ':');
+    }
+    return -1;
+}
+
+/* A command is run by `sh -c`, whose children a parent-death signal does
+ * not reach: a harness killed by SIGKILL would leave a busy worker
+ * running.  So a simple command (words only: no operator, redirection,
+ * assignment or command substitution; wordexp(3) refuses the rest) is
+ * split and expanded as the shell would and executed directly. */
 static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *why, size_t cap)
 {
-    if (!spec[5]) {
+    const char *command = spec + 5;
+    if (!command[0]) {
         snprintf(why, cap, "exec: needs a command, e.g. 'exec:python3 worker.py'");
         return NULL;
     }
-    char *argv[] = {"/bin/sh", "-c", (char *)spec + 5, NULL};
-    bc_proc_launch launch = {argv, o->memory_mb, 1};
+    wordexp_t words;
+    char program[PATH_MAX];
+    const bc_sut *sut;
+    if (wordexp(command, &words, WRDE_NOCMD) == 0) {
+        if (words.we_wordc > 0 && !strchr(words.we_wordv[0], '=') &&
+            find_program(words.we_wordv[0], program, sizeof program) == 0) {
+            char *word0 = words.we_wordv[0];
+            words.we_wordv[0] = program;
+            bc_proc_launch launch = {.argv = words.we_wordv, .memory_mb = o->memory_mb,
+                                     .limit_after_hello = 1, .cancel_fd = -1};
+            sut = bc_isolated_open(spec, &launch, o, why, cap);
+            words.we_wordv[0] = word0;
+            wordfree(&words);
+            return sut;
+        }
+        wordfree(&words);
+    }
+    char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
+    bc_proc_launch launch = {.argv = argv, .memory_mb = o->memory_mb, .limit_after_hello = 1,
+                             .cancel_fd = -1};
     return bc_isolated_open(spec, &launch, o, why, cap);
 }
 
@@ -130,6 +174,11 @@ const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *wh
 void bc_sut_close(const bc_sut *sut)
 {
     bc_isolated_close(sut);
+}
+
+void bc_sut_interrupt(const bc_sut *sut)
+{
+    bc_isolated_interrupt(sut);
 }
 
 bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)

@@ -1,7 +1,10 @@
 /*
- * The names of the coverage classes (internal.h), as the reports print
- * them.  The table follows the enum's order.
+ * The names the reports print and merge reads back (internal.h): coverage
+ * classes, how a cell or a run ended, why a shrink stopped.  Each table
+ * follows its enum's order.
  */
+#include <string.h>
+
 #include "internal.h"
 
 static const char *const coverage_names[BC_COV_COUNT] = {
@@ -39,4 +42,66 @@ static const char *const coverage_names[BC_COV_COUNT] = {
 const char *bc_coverage_name(bc_coverage c)
 {
     return (unsigned)c < BC_COV_COUNT ? coverage_names[c] : "?";
+}
+
+static const char *const cell_end_names[BC_CELL_END_COUNT] = {
+    [BC_CELL_RAN] = "ran",
+    [BC_CELL_FIRST_FAILURE] = "first-failure",
+    [BC_CELL_MAX_FAILURES] = "max-failures",
+    [BC_CELL_UNRESPONSIVE] = "sut-unresponsive",
+    [BC_CELL_INTERRUPTED] = "interrupted",
+    [BC_CELL_NO_TIME] = "no-time",
+};
+
+static const char *const run_end_names[BC_RUN_END_COUNT] = {
+    [BC_RUN_COMPLETE] = "complete",
+    [BC_RUN_MAX_FAILURES] = "max-failures",
+    [BC_RUN_UNRESPONSIVE] = "sut-unresponsive",
+    [BC_RUN_INTERRUPTED] = "interrupted",
+};
+
+static const char *const shrink_stop_names[BC_SHRINK_STOP_COUNT] = {
+    [BC_SHRINK_MINIMAL] = "minimal",
+    [BC_SHRINK_CALL_LIMIT] = "call-limit",
+    [BC_SHRINK_TIME] = "time",
+    [BC_SHRINK_UNRESPONSIVE] = "sut-unresponsive",
+    [BC_SHRINK_INTERRUPTED] = "interrupted",
+};
+
+static int index_of(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *bc_cell_end_name(bc_cell_end e)
+{
+    return (unsigned)e < BC_CELL_END_COUNT ? cell_end_names[e] : "?";
+}
+
+int bc_cell_end_from_name(const char *name)
+{
+    return index_of(cell_end_names, BC_CELL_END_COUNT, name);
+}
+
+const char *bc_run_end_name(bc_run_end e)
+{
+    return (unsigned)e < BC_RUN_END_COUNT ? run_end_names[e] : "?";
+}
+
+int bc_run_end_from_name(const char *name)
+{
+    return index_of(run_end_names, BC_RUN_END_COUNT, name);
+}
+
+const char *bc_shrink_stop_name(bc_shrink_stop s)
+{
+    return (unsigned)s < BC_SHRINK_STOP_COUNT ? shrink_stop_names[s] : "?";
+}
+
+int bc_shrink_stop_from_name(const char *name)
+{
+    return index_of(shrink_stop_names, BC_SHRINK_STOP_COUNT, name);
 }

@@ -47,11 +47,53 @@ typedef enum bc_coverage {
 
 const char *bc_coverage_name(bc_coverage c);
 
+/* Why a selected cell checked no more than it did (BC_CELL_RAN: all of its
+ * budget, cases or its share of --time). */
+typedef enum bc_cell_end {
+    BC_CELL_RAN,
+    BC_CELL_FIRST_FAILURE, /* stopped at its first failing case (the per-cell stop) */
+    BC_CELL_MAX_FAILURES,  /* after the run's N-th failing cell (--max-failures): not run */
+    BC_CELL_UNRESPONSIVE,  /* the SUT stopped answering (--unresponsive-after) */
+    BC_CELL_INTERRUPTED,   /* a signal stopped the run */
+    BC_CELL_NO_TIME,       /* --time ran out before it was reached */
+    BC_CELL_END_COUNT
+} bc_cell_end;
+
+/* "ran", "first-failure", "max-failures", ... as the reports spell them. */
+const char *bc_cell_end_name(bc_cell_end e);
+int bc_cell_end_from_name(const char *name); /* -1 if unknown */
+
+/* Why a run ended before every cell ran its budget. */
+typedef enum bc_run_end {
+    BC_RUN_COMPLETE,
+    BC_RUN_MAX_FAILURES,
+    BC_RUN_UNRESPONSIVE,
+    BC_RUN_INTERRUPTED,
+    BC_RUN_END_COUNT
+} bc_run_end;
+
+const char *bc_run_end_name(bc_run_end e); /* "complete", "max-failures", ... */
+int bc_run_end_from_name(const char *name);
+
 typedef struct bc_cell {
     int selected;        /* the run checks this rule x property */
     int64_t passed, failed, unsupported;
     int failure;         /* index into failures[], or -1 */
+    bc_cell_end end;
 } bc_cell;
+
+/* Why a shrink stopped before its case was 1-minimal. */
+typedef enum bc_shrink_stop {
+    BC_SHRINK_MINIMAL,     /* it is 1-minimal (or nothing was shrunk: a corpus line) */
+    BC_SHRINK_CALL_LIMIT,  /* --max-shrink-calls */
+    BC_SHRINK_TIME,        /* --time ran out */
+    BC_SHRINK_UNRESPONSIVE,
+    BC_SHRINK_INTERRUPTED,
+    BC_SHRINK_STOP_COUNT
+} bc_shrink_stop;
+
+const char *bc_shrink_stop_name(bc_shrink_stop s); /* "minimal", "call-limit", ... */
+int bc_shrink_stop_from_name(const char *name);
 
 typedef struct bc_failure {
     int property;
@@ -63,6 +105,10 @@ typedef struct bc_failure {
     char detail[512];    /* what disagreed, on the minimal case */
     int shrink_calls;    /* SUT calls the shrink made */
     int shrink_steps;    /* successful simplifications */
+    bc_shrink_stop shrink_stop;
+    int flaky;             /* the case passed when checked again */
+    char first_detail[512]; /* what the first check of the original case showed */
+    int64_t corpus_line;   /* for a corpus failure: its line number (1-based); else -1 */
 } bc_failure;
 
 struct bc_run_result {
@@ -84,14 +130,24 @@ struct bc_run_result {
     bc_failure *failures;
     int64_t corpus_replayed; /* corpus lines run before generation */
     int64_t corpus_failed;
+    char corpus_error[1024]; /* "" or why the new failures could not be appended */
+    bc_run_end end;          /* why it ended (BC_RUN_COMPLETE: every cell ran) */
+    char end_detail[512];    /* one sentence on that ("" when complete) */
+    int signal;              /* with BC_RUN_INTERRUPTED: the signal */
+    int max_failures;        /* as configured (0: no limit) */
+    int whole_cells;         /* 1: no per-cell stop (--whole-cells) */
 };
 
 /* Writes len bytes to fd, retrying short writes and EINTR (file_io.c).
  * Returns 0, or -1 with errno set. */
 int bc_write_all(int fd, const char *data, size_t len);
+/* "a FIFO", "a directory", ... for messages (file_io.c). */
+const char *bc_file_kind(unsigned mode);
 
-/* The replay line of a failure. */
+/* The replay line of a failure (replay.c). */
 char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
+/* 1 if property applies to rule. */
+int bc_property_applies(int property, bc_rule rule);
 
 /* ---- properties (property.c) ----------------------------------------- */
 
@@ -107,6 +163,15 @@ typedef struct bc_check_ctx {
     const bc_sut *sut;
     int64_t sut_calls; /* every query the property made */
     bc_arena *arena;   /* scratch for value properties: made on first use, reset per check */
+    /* The runner's hooks (NULL outside a run, as in replay): every answer
+     * the SUT gives is shown to `answered`; `stop` is asked before every
+     * question (one the run is stopping for is not asked: `stopped` then
+     * says why, and the check must be thrown away) and by a shrink after
+     * each candidate, which then ends early. */
+    void (*answered)(void *hook, const bc_sut_answer *a);
+    bc_shrink_stop (*stop)(void *hook);
+    void *hook;
+    bc_shrink_stop stopped; /* why a question was not asked or a shrink ended early */
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */
@@ -157,8 +222,12 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out);
  * case: no single simplification (drop an operand, an axis, an option, an
  * axes entry; lower a dim to 0, 1, 2, half or one less; a negative dim to
  * -1; a value case's layout and values to 0, its dtype to int32, its op to
- * add) still fails.  Stops early after max_calls SUT calls.  Writes the
- * failure detail of the final case; returns the simplifications made. */
+ * add) still fails.  Stops early after max_calls SUT calls, or when
+ * ctx->stop says so (ctx->stopped says why).  detail holds what c's
+ * failure showed on entry; on return, the failure detail of the final
+ * case (checked again, unless stopped early: then the last one seen), or
+ * "" if it passed when checked again (a flaky SUT).  Returns the
+ * simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap);
 /* The idx-th simplification of c, written into out: 1 if there is one (out
@@ -184,8 +253,9 @@ typedef struct bc_corpus {
 /* Reads a corpus; a missing file is an empty corpus.  Returns -1 with why
  * (naming FILE:LINE) on a malformed line or a newer corpus version. */
 int bc_corpus_read(const char *path, bc_corpus *corpus, char *why, size_t cap);
-/* Appends the lines not already in the file, under an exclusive lock,
- * each line in one write.  Returns -1 with why on failure. */
+/* Appends the lines not already in the file, under an exclusive lock, in
+ * one write (a last line without its newline is ended first); on failure
+ * the file is cut back to its old length.  Returns -1 with why. */
 int bc_corpus_append(const char *path, const char *const *lines, int count, char *why,
                      size_t cap);
 void bc_corpus_free(bc_corpus *corpus);

@@ -393,6 +393,14 @@ static int sample(const bc_pvector *c, conc *x, bc_prng *rnd)
 static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *a)
 {
     memset(a, 0, sizeof *a);
+    /* A stopping run asks nothing more (ctx->stop); the check it belongs
+     * to is thrown away (ctx->stopped says why), as in property.c. */
+    if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL) {
+        a->status = BC_SUT_INTERNAL_ERROR;
+        a->fault = BC_SUT_FAULT_INTERRUPTED;
+        snprintf(a->message, sizeof a->message, "not asked: the run is stopping");
+        return;
+    }
     ctx->sut_calls++;
     if (!ctx->sut->ops->infer_partial) {
         a->status = BC_SUT_UNSUPPORTED;
@@ -400,6 +408,14 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
         return;
     }
     ctx->sut->ops->infer_partial(ctx->sut, &c->params, c->nshapes, c->shapes, &c->syms, a);
+    if (ctx->answered) { /* the run counts questions without an answer of the SUT's own */
+        bc_sut_answer seen;
+        memset(&seen, 0, sizeof seen);
+        seen.status = a->status;
+        seen.fault = a->fault;
+        snprintf(seen.message, sizeof seen.message, "%s", a->message);
+        ctx->answered(ctx->hook, &seen);
+    }
 }
 
 static void describe_answer(const bc_sut_panswer *a, const bc_psymbols *syms, char *buf, size_t cap)
@@ -939,6 +955,7 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
 int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
                char *detail, size_t cap)
 {
+    ctx->stopped = BC_SHRINK_MINIMAL;
     bc_pvector *cand = malloc(sizeof *cand);
     if (!cand)
         return 0;
@@ -947,22 +964,39 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
     int64_t start_calls = ctx->sut_calls;
     long idx = 0;
     for (;;) {
-        if (ctx->sut_calls - start_calls >= max_calls)
+        if (ctx->sut_calls - start_calls >= max_calls) {
+            ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
+        }
         int k = bc_pshrink_candidate(c, idx, cand);
         if (k < 0)
             break;
         idx++;
         if (k == 0)
             continue;
-        if (bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail) == BC_CHECK_FAIL) {
+        bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
+        /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
+        if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
+            break;
+        if (verdict == BC_CHECK_FAIL) {
             memcpy(c, cand, sizeof *c);
+            snprintf(detail, cap, "%s", cand_detail);
             steps++;
             idx = 0;
         }
     }
     free(cand);
-    if (bc_partial_check(mode, ctx, c, detail, cap) != BC_CHECK_FAIL)
-        detail[0] = '\0';
+    if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
+        return steps; /* no time or SUT left for a last check: the last detail seen */
+    /* The detail of the case we ended with, checked again (unless the run
+     * stops meanwhile: then the last detail seen stands). */
+    char *seen = strdup(detail);
+    bc_shrink_stop before = ctx->stopped;
+    bc_check again = bc_partial_check(mode, ctx, c, detail, cap);
+    if (ctx->stopped != before && seen)
+        snprintf(detail, cap, "%s", seen);
+    else if (again != BC_CHECK_FAIL)
+        detail[0] = '\0'; /* a flaky SUT: the caller reports that */
+    free(seen);
     return steps;
 }

@@ -222,12 +222,28 @@ void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, 
 
 /* ---- asking the SUT ----------------------------------------------------- */
 
+/* 1 if the run is stopping (ctx->stop): the question is not asked, and
+ * the check it belongs to will be thrown away (ctx->stopped says why). */
+static int run_stopping(bc_check_ctx *ctx, bc_sut_answer *a)
+{
+    if (!ctx->stop || (ctx->stopped = ctx->stop(ctx->hook)) == BC_SHRINK_MINIMAL)
+        return 0;
+    a->status = BC_SUT_INTERNAL_ERROR;
+    a->fault = BC_SUT_FAULT_INTERRUPTED;
+    snprintf(a->message, sizeof a->message, "not asked: the run is stopping");
+    return 1;
+}
+
 static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
                 bc_sut_answer *a)
 {
     memset(a, 0, sizeof *a);
+    if (run_stopping(ctx, a))
+        return;
     ctx->sut_calls++;
     ctx->sut->ops->infer_shape(ctx->sut, p, n, shapes, a);
+    if (ctx->answered)
+        ctx->answered(ctx->hook, a);
 }
 
 static void describe(const bc_sut_answer *a, char *buf, size_t cap)
@@ -560,6 +576,8 @@ static bc_value_request *new_request(bc_check_ctx *ctx)
 static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answer *a)
 {
     memset(a, 0, sizeof *a);
+    if (run_stopping(ctx, a))
+        return;
     ctx->sut_calls++;
     if (!ctx->sut->ops->eval) {
         a->status = BC_SUT_UNSUPPORTED;
@@ -573,6 +591,8 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
                  "wrote past the end of its output buffer (%lld elements)",
                  (long long)vr->req.out_capacity);
     }
+    if (ctx->answered)
+        ctx->answered(ctx->hook, a);
 }
 
 /* A second request like vr (same kind, inputs and output size) with its own

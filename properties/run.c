@@ -1,12 +1,28 @@
 /*
  * The runner.  Every rule x property cell has its own stream of cases; case
  * i of a cell is generated from (seed, cell, i) alone, so counts, case ids
- * and failures are the same for any --jobs and the shards of --shard K/N
- * add up to the whole.  Workers take chunks of a cell; after they finish,
- * the first failing case (lowest id) of each cell is shrunk, in cell order,
- * on one thread, so shrinking is deterministic too.
+ * and failures are the same for any --jobs, and the shards of --shard K/N
+ * add up to the whole (docs/PROPERTIES.md says how the per-cell stop
+ * changes that for a failing cell).
+ *
+ * Worker threads take chunks of CHUNK case ids, cell after cell.  What a
+ * chunk found is folded into its cell in chunk order (a chunk that ends
+ * before an earlier one waits), so a cell's counts never depend on which
+ * thread finished first.  A cell stops at its first failing case: its
+ * counts are those of the cases up to that one, and chunks past it are
+ * dropped.  Once a cell's first failure is final (every chunk before it
+ * folded) a thread shrinks it, before taking more chunks; the shrink is a
+ * function of the case and the SUT, so it too is the same for any --jobs.
+ *
+ * The run stops early, keeping everything found so far, on a signal
+ * (config.interrupt), on a SUT that stopped answering (--unresponsive-after),
+ * when --time is up (checked before every case and every shrink candidate,
+ * so the run ends within one question of its budget), and after
+ * --max-failures failing cells.
  */
+#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,45 +34,90 @@
 /* Under --time, a cell whose first this many chunks the SUT declined
  * entirely ends early (see next_item). */
 #define DECLINED_CHUNKS 2
+#define NO_CHUNK INT64_MAX
 
-typedef struct cell_ref {
+/* What a chunk of a cell found; folded into the cell in chunk order. */
+typedef struct chunk_result {
+    int cell;
+    int64_t chunk;
+    int64_t passed, failed, unsupported;
+    int64_t first_failure; /* its lowest failing case id, or -1 */
+    char first_detail[512];
+    int64_t coverage[BC_COV_COUNT];
+    int64_t rejects[BC_ERR_KIND_COUNT];
+} chunk_result;
+
+typedef enum shrink_state { SHRINK_NONE, SHRINK_PENDING, SHRINK_RUNNING, SHRINK_DONE } shrink_state;
+
+typedef struct cell_run {
     bc_rule rule;
     int property;
     uint64_t stream;
-    int64_t cases; /* configured for this cell (shape or value property) */
-} cell_ref;
-
-typedef struct cell_acc {
-    int64_t passed, failed, unsupported;
-    int64_t first_failure; /* lowest failing case id, or -1 */
-} cell_acc;
-
-typedef struct worker {
-    struct runner *run;
-    cell_acc *cells;
+    int64_t cases; /* its budget without --time */
+    /* handing out chunks (under the runner's lock) */
+    int64_t next_chunk;
+    int chunks_done, in_flight;
+    int64_t checked;    /* cases passed or failed so far, corpus lines included */
+    double deadline;    /* --time: the end of its share */
+    int closed;         /* for good: stopped at a failure, declined, or cut */
+    bc_cell_end end;    /* set when it was cut (the SUT stopped answering) */
+    _Atomic int64_t stop_chunk; /* the lowest chunk known to hold a failing case */
+    atomic_int cut;     /* its chunks stop now */
+    /* folded, in chunk order */
+    int64_t folded;
+    int64_t passed, failed, unsupported, first_failure;
+    char first_detail[512];
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
-    bc_vector *scratch;
-    bc_pvector *pscratch; /* for the partial properties */
-} worker;
+    /* its failure */
+    int corpus_failed;  /* a corpus line failed it (that failure is in res) */
+    shrink_state shrink;
+    bc_failure failure; /* with SHRINK_DONE */
+} cell_run;
 
 typedef struct runner {
     const bc_run_config *config;
+    bc_run_result *res;
     int ncells;
-    cell_ref *cells;
+    cell_run *cells;
     pthread_mutex_t lock;
     int next_cell;
-    int entering;        /* 1: next_cell's share of time is still to be set */
-    int round;           /* --time: passes over the cells so far, from 0 */
-    int64_t *cell_chunk; /* per cell: the next chunk to hand out */
-    double start, *deadline;
-    int64_t *checked;  /* per cell: cases checked (passed or failed) so far */
-    int *chunks_done;  /* per cell: chunks finished */
-    int64_t cases_done, failures_seen;
+    int entering; /* 1: next_cell's share of time is still to be set */
+    int round;    /* --time: passes over the cells so far, from 0 */
+    double start, end; /* end: start + --time (or infinity) */
+    chunk_result **pending; /* folded when the chunks before them are */
+    int npending, pending_cap;
+    int cutoff; /* --max-failures: the last cell that may run */
     bc_sut_value_caps caps; /* the SUT's, for the value generators */
     unsigned partial_caps;  /* the SUT's BC_PARTIAL_*, for the partial generators */
+    /* what a progress line shows (issue 15 reads these) */
+    int64_t cases_done, failures_seen;
     double last_progress;
+    /* stopping */
+    atomic_int consecutive_faults; /* questions in a row that timed out or crashed */
+    atomic_int unresponsive_events; /* times the SUT was given up on */
+    atomic_int halted;              /* a bc_run_end: the whole run stops */
+    char unresponsive_why[400];
+    int oom;
 } runner;
+
+typedef struct work_item {
+    int shrink; /* 1: shrink the cell's first failure; 0: check a chunk */
+    int cell;
+    int64_t chunk;
+} work_item;
+
+/* One generated case: a vector, or a partial vector for the partial
+ * properties (RULES.md §14). */
+typedef struct run_case {
+    bc_vector *v;
+    bc_pvector *pv;
+} run_case;
+
+typedef struct worker {
+    runner *run;
+    run_case scratch;
+} worker;
 
 static double now_seconds(void)
 {
@@ -90,53 +151,16 @@ bc_run_config bc_run_config_default(void)
     c.shard_count = 1;
     c.jobs = 1;
     c.max_shrink_calls = 2000;
+    c.unresponsive_after = 5;
     return c;
 }
 
-/* s as one POSIX shell word: as is when it has only safe characters, else
- * in single quotes (a ' inside becomes '\''), so that a replay line with an
- * `exec:python3 worker.py` SUT pastes into a shell as printed. */
-static char *shell_word(const char *s)
+/* src into dst[cap], cut to fit. */
+static void set_text(char *dst, size_t cap, const char *src)
 {
-    size_t n = strlen(s), quotes = 0;
-    int safe = n > 0;
-    for (const char *p = s; *p; p++) {
-        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                (*p >= '0' && *p <= '9') || strchr("_./:=,+-@%", *p) != NULL;
-        quotes += *p == '\'';
-    }
-    char *w = malloc(n + 3 * quotes + 3);
-    if (!w || safe)
-        return w ? memcpy(w, s, n + 1) : NULL;
-    char *o = w;
-    *o++ = '\'';
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'') {
-            memcpy(o, "'\\''", 4);
-            o += 4;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o++ = '\'';
-    *o = '\0';
-    return w;
-}
-
-char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
-{
-    const char *fmt = "broadcheck replay --sut %s --property %s %s";
-    char *sut = shell_word(sut_name), *text = shell_word(vector_line);
-    char *line = NULL;
-    if (sut && text) {
-        int len = snprintf(NULL, 0, fmt, sut, property, text);
-        line = malloc((size_t)len + 1);
-        if (line)
-            snprintf(line, (size_t)len + 1, fmt, sut, property, text);
-    }
-    free(sut);
-    free(text);
-    return line;
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }
 
 /* The vector line of c with the reference's expectation. */
@@ -172,6 +196,173 @@ static int is_partial(int property)
     return bc_properties(&count)[property].partial;
 }
 
+/* ---- one case, static or partial ------------------------------------------ */
+
+static int case_alloc(run_case *c)
+{
+    c->v = malloc(sizeof *c->v);
+    c->pv = malloc(sizeof *c->pv);
+    return c->v && c->pv ? 0 : -1;
+}
+
+static void case_free(run_case *c)
+{
+    free(c->v);
+    free(c->pv);
+    c->v = NULL;
+    c->pv = NULL;
+}
+
+static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, run_case *c)
+{
+    if (is_partial(property))
+        bc_pproperty_gen(property, rule, run->partial_caps, g, c->pv);
+    else
+        bc_property_gen(property, rule, &run->caps, g, c->v);
+}
+
+static bc_check case_check(int property, bc_check_ctx *ctx, const run_case *c, char *detail,
+                           size_t cap)
+{
+    return is_partial(property) ? bc_pproperty_check(property, ctx, c->pv, detail, cap)
+                                : bc_property_check(property, ctx, c->v, detail, cap);
+}
+
+static void case_classify(int property, const run_case *c, int64_t *coverage, int64_t *rejects)
+{
+    if (is_partial(property))
+        bc_pclassify(c->pv, coverage, rejects);
+    else
+        bc_classify(c->v, coverage, rejects);
+}
+
+/* The case's line with the reference's expectation (malloc'd; NULL: out of memory). */
+static char *case_line(int property, run_case *c)
+{
+    return is_partial(property) ? pvector_line(c->pv) : vector_line(c->v);
+}
+
+static int case_shrink(int property, bc_check_ctx *ctx, run_case *c, int max_calls,
+                       char *detail, size_t cap)
+{
+    return is_partial(property)
+               ? bc_pproperty_shrink(property, ctx, c->pv, max_calls, detail, cap)
+               : bc_shrink(property, ctx, c->v, max_calls, detail, cap);
+}
+
+/* ---- stopping ------------------------------------------------------------- */
+
+static void halt(runner *run, bc_run_end why)
+{
+    int none = BC_RUN_COMPLETE;
+    atomic_compare_exchange_strong(&run->halted, &none, (int)why);
+}
+
+static int interrupted(runner *run)
+{
+    const volatile sig_atomic_t *flag = run->config->interrupt;
+    if (flag && *flag) {
+        halt(run, BC_RUN_INTERRUPTED);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 if the run stops now (a signal, a SUT given up on, --time). */
+static int stopping(runner *run)
+{
+    return interrupted(run) || atomic_load(&run->halted) != BC_RUN_COMPLETE ||
+           (run->config->seconds > 0 && now_seconds() >= run->end);
+}
+
+/* ctx.answered: counts the questions in a row that got no answer of the
+ * SUT's own (a timeout, a crash, a broken frame).  At K the cells in
+ * progress end; one more without an answer between ends the run. */
+static void answered(void *hook, const bc_sut_answer *a)
+{
+    runner *run = hook;
+    const int k = run->config->unresponsive_after;
+    if (a->status != BC_SUT_INTERNAL_ERROR || a->fault == BC_SUT_FAULT_NONE) {
+        atomic_store(&run->consecutive_faults, 0);
+        return;
+    }
+    if (a->fault == BC_SUT_FAULT_INTERRUPTED || k <= 0)
+        return;
+    int n = atomic_fetch_add(&run->consecutive_faults, 1) + 1;
+    if (n < k)
+        return;
+    pthread_mutex_lock(&run->lock);
+    if (n == k) {
+        snprintf(run->unresponsive_why, sizeof run->unresponsive_why,
+                 "%d questions in a row got no answer (the last: %s)", k, a->message);
+        for (int c = 0; c < run->ncells; c++) {
+            cell_run *cr = &run->cells[c];
+            if (cr->in_flight > 0) {
+                atomic_store(&cr->cut, 1);
+                cr->closed = 1;
+                cr->end = BC_CELL_UNRESPONSIVE;
+            }
+        }
+        atomic_fetch_add(&run->unresponsive_events, 1);
+    } else {
+        snprintf(run->unresponsive_why, sizeof run->unresponsive_why,
+                 "%d questions in a row got no answer, across cells (the last: %s)", n,
+                 a->message);
+        halt(run, BC_RUN_UNRESPONSIVE);
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* ctx.stop of a check: whether its next question is still asked.  Not
+ * after a signal, once the SUT was given up on, past --time, nor in a
+ * cell that was cut: such a question could cost a whole timeout. */
+typedef struct check_hook {
+    runner *run;
+    cell_run *cell; /* NULL for the corpus */
+} check_hook;
+
+static void check_answered(void *hook, const bc_sut_answer *a)
+{
+    answered(((check_hook *)hook)->run, a);
+}
+
+static bc_shrink_stop check_stop(void *hook)
+{
+    check_hook *h = hook;
+    runner *run = h->run;
+    if (interrupted(run) || atomic_load(&run->halted) == BC_RUN_INTERRUPTED)
+        return BC_SHRINK_INTERRUPTED;
+    if (atomic_load(&run->halted) == BC_RUN_UNRESPONSIVE || (h->cell && atomic_load(&h->cell->cut)))
+        return BC_SHRINK_UNRESPONSIVE;
+    if (run->config->seconds > 0 && now_seconds() >= run->end)
+        return BC_SHRINK_TIME;
+    return BC_SHRINK_MINIMAL;
+}
+
+/* ---- handing out work --------------------------------------------------------- */
+
+/* 1 if cell c is known to fail (a corpus line, or a failing case found). */
+static int known_failing(cell_run *cr)
+{
+    return cr->corpus_failed || atomic_load(&cr->stop_chunk) != NO_CHUNK;
+}
+
+/* --max-failures: the last cell that may still run is the N-th one known
+ * to fail (in cell order); cells after it are not needed whatever the
+ * cells before it still find.  Under the lock. */
+static void update_cutoff(runner *run)
+{
+    const int n = run->config->max_failures;
+    if (n <= 0)
+        return;
+    int seen = 0;
+    for (int c = 0; c < run->ncells; c++)
+        if (known_failing(&run->cells[c]) && ++seen == n) {
+            run->cutoff = c;
+            return;
+        }
+}
+
 /* The cells from c on that the next share of time is divided among: in the
  * first round every one; in later rounds those that checked something. */
 static int cells_sharing(const runner *run, int c)
@@ -180,33 +371,55 @@ static int cells_sharing(const runner *run, int c)
         return run->ncells - c;
     int live = 0;
     for (int k = c; k < run->ncells; k++)
-        live += run->checked[k] > 0;
+        live += run->cells[k].checked > 0 && !run->cells[k].closed;
     return live > 0 ? live : 1;
 }
 
 /* Under --time: whether the cells get another round when the last one is
  * done early (cells the SUT declined ended after two chunks, and their
- * time is left over).  Not for a sliver of time: each cell entered runs at
- * least one chunk. */
+ * time is left over).  Not for a sliver of time. */
 static int another_round(const runner *run)
 {
-    const double left = run->start + run->config->seconds - now_seconds();
+    const double left = run->end - now_seconds();
     if (left < 0.1 || left < run->config->seconds / 100)
         return 0;
-    for (int k = 0; k < run->ncells; k++)
-        if (run->checked[k] > 0)
+    for (int k = 0; k <= run->cutoff && k < run->ncells; k++)
+        if (run->cells[k].checked > 0 && !run->cells[k].closed)
             return 1;
     return 0;
 }
 
-/* Takes the next chunk; returns 0 when there is no more work. */
-static int next_item(runner *run, int *cell, int64_t *chunk)
+static void progress(runner *run, int cell)
+{
+    double t = now_seconds();
+    if (!run->config->progress || t - run->last_progress <= 0.5)
+        return;
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    fprintf(stderr, "\rbroadcheck: cell %d/%d (%s x %s), %lld cases, %lld failing   ", cell + 1,
+            run->ncells, bc_rule_name(run->cells[cell].rule),
+            props[run->cells[cell].property].name, (long long)run->cases_done,
+            (long long)run->failures_seen);
+    run->last_progress = t;
+}
+
+/* Takes the next piece of work: a shrink that is due, else a chunk.
+ * Returns 0 when there is no more. */
+static int next_item(runner *run, work_item *item)
 {
     const bc_run_config *cfg = run->config;
     pthread_mutex_lock(&run->lock);
     int found = 0;
-    for (;;) {
-        if (run->next_cell >= run->ncells) {
+    while (!found && !stopping(run)) {
+        for (int c = 0; c < run->ncells && c <= run->cutoff && !found; c++)
+            if (run->cells[c].shrink == SHRINK_PENDING) {
+                run->cells[c].shrink = SHRINK_RUNNING;
+                *item = (work_item){1, c, 0};
+                found = 1;
+            }
+        if (found)
+            break;
+        if (run->next_cell >= run->ncells || run->next_cell > run->cutoff) {
             if (cfg->seconds <= 0 || !another_round(run))
                 break;
             run->round++;
@@ -214,114 +427,313 @@ static int next_item(runner *run, int *cell, int64_t *chunk)
             run->entering = 1;
         }
         const int c = run->next_cell;
+        cell_run *cr = &run->cells[c];
         int more;
-        if (cfg->seconds <= 0) {
-            more = run->cell_chunk[c] * CHUNK < run->cells[c].cases;
-        } else if (run->round > 0 && run->checked[c] == 0) {
+        if (cr->closed || (!cfg->whole_cells && known_failing(cr))) {
+            more = 0; /* stopped at its first failure, declined, or cut */
+        } else if (cfg->seconds <= 0) {
+            more = cr->next_chunk * CHUNK < cr->cases;
+        } else if (run->round > 0 && cr->checked == 0) {
             more = 0; /* declined throughout its first round */
         } else if (run->entering) {
-            /* Entering a cell: it gets an equal share of the time left, and
-             * at least one chunk, so a slow cell before it cannot starve it. */
-            double t = now_seconds(), left = run->start + cfg->seconds - t;
-            run->deadline[c] = t + (left > 0 ? left / cells_sharing(run, c) : 0);
+            /* Entering a cell: it gets an equal share of the time left. */
+            double t = now_seconds(), left = run->end - t;
+            cr->deadline = t + (left > 0 ? left / cells_sharing(run, c) : 0);
             run->entering = 0;
-            more = 1;
+            more = left > 0;
         } else {
             /* A cell the SUT declined throughout so far (a rule or kind it
              * does not declare) ends early; its time goes to the others. */
-            more = now_seconds() < run->deadline[c] &&
-                   !(run->chunks_done[c] >= DECLINED_CHUNKS && run->checked[c] == 0);
+            more = now_seconds() < cr->deadline &&
+                   !(cr->chunks_done >= DECLINED_CHUNKS && cr->checked == 0);
+            if (cr->chunks_done >= DECLINED_CHUNKS && cr->checked == 0 && !cr->corpus_failed)
+                cr->closed = 1;
         }
         if (more) {
-            *cell = c;
-            *chunk = run->cell_chunk[c]++;
+            *item = (work_item){0, c, cr->next_chunk++};
+            cr->in_flight++;
             found = 1;
             break;
         }
         run->next_cell++;
         run->entering = 1;
     }
-    if (cfg->progress && found) {
-        double t = now_seconds();
-        if (t - run->last_progress > 0.5) {
-            int count;
-            const bc_property_info *props = bc_properties(&count);
-            fprintf(stderr, "\rbroadcheck: cell %d/%d (%s x %s), %lld cases, %lld failing   ",
-                    *cell + 1, run->ncells, bc_rule_name(run->cells[*cell].rule),
-                    props[run->cells[*cell].property].name, (long long)run->cases_done,
-                    (long long)run->failures_seen);
-            run->last_progress = t;
-        }
-    }
+    if (found)
+        progress(run, item->cell);
     pthread_mutex_unlock(&run->lock);
     return found;
+}
+
+/* ---- folding what chunks found ---------------------------------------------- */
+
+static void fold(runner *run, cell_run *cr, const chunk_result *r)
+{
+    cr->passed += r->passed;
+    cr->failed += r->failed;
+    cr->unsupported += r->unsupported;
+    for (int k = 0; k < BC_COV_COUNT; k++)
+        cr->coverage[k] += r->coverage[k];
+    for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
+        cr->rejects[k] += r->rejects[k];
+    cr->folded = r->chunk + 1;
+    if (r->first_failure >= 0 && cr->first_failure < 0) {
+        /* Every chunk before this one is folded: this is the cell's first
+         * failure, for good.  Shrink it (unless a corpus line already
+         * showed the cell failing), and stop the cell there. */
+        cr->first_failure = r->first_failure;
+        memcpy(cr->first_detail, r->first_detail, sizeof cr->first_detail);
+        if (!cr->corpus_failed)
+            cr->shrink = SHRINK_PENDING;
+        if (!run->config->whole_cells)
+            cr->closed = 1;
+    }
+}
+
+/* Under the lock: a chunk is done.  It is folded if every chunk before it
+ * is, then so are the pending ones it was holding up; a chunk past the
+ * cell's first failure is dropped. */
+static void chunk_done(runner *run, chunk_result *r)
+{
+    const int r_cell = r->cell;
+    cell_run *cr = &run->cells[r_cell];
+    cr->in_flight--;
+    cr->chunks_done++;
+    cr->checked += r->passed + r->failed;
+    run->cases_done += r->passed + r->failed + r->unsupported;
+    run->failures_seen += r->failed;
+    if (r->first_failure >= 0)
+        update_cutoff(run);
+    if (!run->config->whole_cells && r->chunk > atomic_load(&cr->stop_chunk)) {
+        free(r);
+        return;
+    }
+    if (r->chunk != cr->folded) {
+        if (run->npending == run->pending_cap) {
+            int cap = run->pending_cap ? 2 * run->pending_cap : 16;
+            chunk_result **grown = realloc(run->pending, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                run->oom = 1;
+                halt(run, BC_RUN_INTERRUPTED);
+                free(r);
+                return;
+            }
+            run->pending = grown;
+            run->pending_cap = cap;
+        }
+        run->pending[run->npending++] = r;
+        return;
+    }
+    fold(run, cr, r);
+    free(r);
+    /* The pending chunks this one held up, in order; none past a failure
+     * that stops the cell. */
+    while (run->config->whole_cells || cr->first_failure < 0) {
+        int i = 0;
+        while (i < run->npending &&
+               (run->pending[i]->cell != r_cell || run->pending[i]->chunk != cr->folded))
+            i++;
+        if (i == run->npending)
+            break;
+        chunk_result *p = run->pending[i];
+        run->pending[i] = run->pending[--run->npending];
+        fold(run, cr, p);
+        free(p);
+    }
+}
+
+/* Checks the cases of one chunk. */
+static void check_chunk(worker *w, int cell, int64_t chunk)
+{
+    runner *run = w->run;
+    const bc_run_config *cfg = run->config;
+    cell_run *cr = &run->cells[cell];
+    chunk_result *r = calloc(1, sizeof *r);
+    if (!r) {
+        pthread_mutex_lock(&run->lock);
+        cr->in_flight--;
+        run->oom = 1;
+        halt(run, BC_RUN_INTERRUPTED);
+        pthread_mutex_unlock(&run->lock);
+        return;
+    }
+    r->cell = cell;
+    r->chunk = chunk;
+    r->first_failure = -1;
+    char detail[1024];
+    check_hook hook = {run, cr};
+    bc_check_ctx ctx = {
+        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
+    int64_t end = (chunk + 1) * CHUNK;
+    if (cfg->seconds <= 0 && end > cr->cases)
+        end = cr->cases;
+    for (int64_t i = chunk * CHUNK; i < end; i++) {
+        if (i % cfg->shard_count != cfg->shard_index)
+            continue;
+        if (atomic_load(&run->halted) != BC_RUN_COMPLETE || atomic_load(&cr->cut) ||
+            (!cfg->whole_cells && atomic_load(&cr->stop_chunk) < chunk))
+            break; /* the run stops, the cell is cut, or it failed earlier */
+        if (cfg->seconds > 0) {
+            double t = now_seconds();
+            if (t >= cr->deadline || t >= run->end)
+                break;
+        }
+        bc_prng g;
+        bc_prng_init(&g, cfg->seed, cr->stream, (uint64_t)i);
+        case_gen(run, cr->property, cr->rule, &g, &w->scratch);
+        ctx.stopped = BC_SHRINK_MINIMAL;
+        bc_check verdict = case_check(cr->property, &ctx, &w->scratch, detail, sizeof detail);
+        if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
+            break; /* the run stopped inside this check (an answer may be the interrupt's
+                      doing, a question was not asked): it is not counted */
+        if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
+            case_classify(cr->property, &w->scratch, r->coverage, r->rejects);
+        if (verdict == BC_CHECK_PASS) {
+            r->passed++;
+        } else if (verdict == BC_CHECK_UNSUPPORTED) {
+            r->unsupported++;
+        } else {
+            r->failed++;
+            if (r->first_failure < 0) {
+                r->first_failure = i;
+                set_text(r->first_detail, sizeof r->first_detail, detail);
+                int64_t known = atomic_load(&cr->stop_chunk);
+                while (chunk < known &&
+                       !atomic_compare_exchange_weak(&cr->stop_chunk, &known, chunk))
+                    continue;
+            }
+            if (!cfg->whole_cells)
+                break; /* the cell stops at its first failing case */
+        }
+    }
+    bc_check_ctx_release(&ctx);
+    pthread_mutex_lock(&run->lock);
+    chunk_done(run, r);
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* ---- shrinking --------------------------------------------------------------------- */
+
+typedef struct shrink_hook {
+    runner *run;
+    cell_run *cell;
+    int events; /* run->unresponsive_events when the shrink began */
+} shrink_hook;
+
+static void shrink_answered(void *hook, const bc_sut_answer *a)
+{
+    answered(((shrink_hook *)hook)->run, a);
+}
+
+static bc_shrink_stop shrink_stop(void *hook)
+{
+    shrink_hook *h = hook;
+    runner *run = h->run;
+    if (interrupted(run) || atomic_load(&run->halted) == BC_RUN_INTERRUPTED)
+        return BC_SHRINK_INTERRUPTED;
+    if (atomic_load(&run->halted) == BC_RUN_UNRESPONSIVE ||
+        atomic_load(&run->unresponsive_events) != h->events)
+        return BC_SHRINK_UNRESPONSIVE;
+    if (run->config->seconds > 0 && now_seconds() >= run->end)
+        return BC_SHRINK_TIME;
+    return BC_SHRINK_MINIMAL;
+}
+
+/* Fills f with the failure of case `index` of cr: original is the case as
+ * generated, minimal the line of the case the shrink ended with (f takes it;
+ * NULL: out of memory). */
+static int make_failure(runner *run, cell_run *cr, bc_failure *f, int64_t index,
+                        const char *original, char *minimal, const char *detail, int calls,
+                        int steps, bc_shrink_stop stop)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    memset(f, 0, sizeof *f);
+    f->property = cr->property;
+    f->rule = cr->rule;
+    f->case_index = index;
+    f->corpus_line = -1;
+    f->original = strdup(original);
+    f->minimal = minimal;
+    f->replay = f->minimal ? bc_replay_line(run->res->sut_name, props[cr->property].name,
+                                            f->minimal)
+                           : NULL;
+    f->shrink_calls = calls;
+    f->shrink_steps = steps;
+    f->shrink_stop = stop;
+    set_text(f->first_detail, sizeof f->first_detail, cr->first_detail);
+    if (detail[0]) {
+        set_text(f->detail, sizeof f->detail, detail);
+    } else {
+        /* It passed when checked again: keep what it did the first time. */
+        char text[sizeof f->detail + 64];
+        snprintf(text, sizeof text, "flaky: it passed when checked again; when first "
+                 "checked: %s", cr->first_detail);
+        f->flaky = 1;
+        set_text(f->detail, sizeof f->detail, text);
+    }
+    return f->original && f->minimal && f->replay ? 0 : -1;
+}
+
+static void shrink_cell(worker *w, int cell)
+{
+    runner *run = w->run;
+    const bc_run_config *cfg = run->config;
+    cell_run *cr = &run->cells[cell];
+    run_case *v = &w->scratch;
+    bc_prng g;
+    bc_prng_init(&g, cfg->seed, cr->stream, (uint64_t)cr->first_failure);
+    case_gen(run, cr->property, cr->rule, &g, v);
+    char *original = case_line(cr->property, v), detail[1024];
+    set_text(detail, sizeof detail, cr->first_detail);
+    shrink_hook hook = {run, cr, atomic_load(&run->unresponsive_events)};
+    bc_check_ctx ctx = {
+        .sut = cfg->sut, .answered = shrink_answered, .stop = shrink_stop, .hook = &hook};
+    bc_shrink_stop stop = shrink_stop(&hook);
+    int steps = 0;
+    if (stop == BC_SHRINK_MINIMAL) { /* no shrink once the run stops: the case as found */
+        steps = case_shrink(cr->property, &ctx, v, cfg->max_shrink_calls, detail, sizeof detail);
+        stop = ctx.stopped;
+    }
+    bc_check_ctx_release(&ctx);
+    int bad = !original || make_failure(run, cr, &cr->failure, cr->first_failure, original,
+                                        case_line(cr->property, v), detail, (int)ctx.sut_calls,
+                                        steps, stop);
+    free(original);
+    pthread_mutex_lock(&run->lock);
+    cr->shrink = SHRINK_DONE;
+    if (bad)
+        run->oom = 1;
+    pthread_mutex_unlock(&run->lock);
 }
 
 static void *work(void *arg)
 {
     worker *w = arg;
-    runner *run = w->run;
-    const bc_run_config *cfg = run->config;
-    int cell;
-    int64_t chunk;
-    char detail[1024];
-    bc_check_ctx ctx = {cfg->sut, 0, NULL};
-    while (next_item(run, &cell, &chunk)) {
-        const cell_ref *ref = &run->cells[cell];
-        cell_acc *acc = &w->cells[cell];
-        int64_t end = (chunk + 1) * CHUNK, done = 0, failed = 0, declined = 0;
-        if (cfg->seconds <= 0 && end > ref->cases)
-            end = ref->cases;
-        for (int64_t i = chunk * CHUNK; i < end; i++) {
-            if (i % cfg->shard_count != cfg->shard_index)
-                continue;
-            bc_prng r;
-            bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
-            bc_check verdict;
-            if (is_partial(ref->property)) {
-                bc_pproperty_gen(ref->property, ref->rule, run->partial_caps, &r, w->pscratch);
-                verdict = bc_pproperty_check(ref->property, &ctx, w->pscratch, detail,
-                                             sizeof detail);
-                if (verdict != BC_CHECK_UNSUPPORTED)
-                    bc_pclassify(w->pscratch, w->coverage, w->rejects);
-            } else {
-                bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
-                verdict = bc_property_check(ref->property, &ctx, w->scratch, detail,
-                                            sizeof detail);
-                if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
-                    bc_classify(w->scratch, w->coverage, w->rejects);
-            }
-            switch (verdict) {
-            case BC_CHECK_PASS: acc->passed++; break;
-            case BC_CHECK_UNSUPPORTED:
-                acc->unsupported++;
-                declined++;
-                break;
-            default:
-                acc->failed++;
-                failed++;
-                if (acc->first_failure < 0 || i < acc->first_failure)
-                    acc->first_failure = i;
-                break;
-            }
-            done++;
-        }
-        pthread_mutex_lock(&run->lock);
-        run->cases_done += done;
-        run->failures_seen += failed;
-        run->checked[cell] += done - declined;
-        run->chunks_done[cell]++;
-        pthread_mutex_unlock(&run->lock);
+    work_item item;
+    while (next_item(w->run, &item)) {
+        if (item.shrink)
+            shrink_cell(w, item.cell);
+        else
+            check_chunk(w, item.cell, item.chunk);
     }
-    bc_check_ctx_release(&ctx);
     return NULL;
 }
 
-/* Records a failure; takes minimal (a malloc'd line, may be NULL: out of memory). */
-static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_t index,
-                          const char *original, char *minimal, const char *detail,
-                          int calls, int steps)
+/* ---- the corpus ------------------------------------------------------------------ */
+
+static cell_run *cell_of(runner *run, bc_rule rule, int property)
 {
+    for (int c = 0; c < run->ncells; c++)
+        if (run->cells[c].rule == rule && run->cells[c].property == property)
+            return &run->cells[c];
+    return NULL;
+}
+
+/* Adds a corpus failure to res (in the order they occur). */
+static int record_corpus_failure(runner *run, cell_run *cr, long line, const char *text,
+                                 char *minimal, const char *detail)
+{
+    bc_run_result *res = run->res;
     bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
     if (!grown) {
         free(minimal);
@@ -329,75 +741,25 @@ static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_
     }
     res->failures = grown;
     bc_failure *f = &res->failures[res->nfailures];
-    memset(f, 0, sizeof *f);
-    int count;
-    const bc_property_info *props = bc_properties(&count);
-    f->property = property;
-    f->rule = rule;
-    f->case_index = index;
-    f->original = strdup(original);
-    f->minimal = minimal;
-    f->replay = f->minimal ? bc_replay_line(res->sut_name, props[property].name, f->minimal) : NULL;
-    snprintf(f->detail, sizeof f->detail, "%s",
-             detail[0] ? detail : "the failure did not reproduce on the shrunk case: a flaky SUT");
-    f->shrink_calls = calls;
-    f->shrink_steps = steps;
-    res->cells[rule][property].failure = res->nfailures++;
-    return f->original && f->minimal && f->replay ? 0 : -1;
-}
-
-static int applies(int property, bc_rule rule)
-{
-    int count;
-    const bc_property_info *props = bc_properties(&count);
-    return (props[property].rules >> rule) & 1u;
-}
-
-/* A partial corpus line, through the selected partial properties. */
-static int replay_partial_line(const bc_run_config *cfg, bc_run_result *res, bc_check_ctx *ctx,
-                               const char *line)
-{
-    (void)cfg;
-    bc_pvector *v = malloc(sizeof *v);
-    char detail[1024], syntax[256];
-    int count, status = 0;
-    const bc_property_info *props = bc_properties(&count);
-    if (!v)
-        return -1;
-    if (bc_pvector_parse(line, v, syntax, sizeof syntax) != 1) {
-        free(v);
-        return 0; /* read back what bc_corpus_read already checked */
-    }
-    for (int p = 0; p < res->nproperties && status == 0; p++) {
-        bc_cell *cell = &res->cells[v->params.rule][p];
-        if (!cell->selected || !props[p].partial)
-            continue;
-        res->corpus_replayed++;
-        bc_check k = bc_pproperty_check(p, ctx, v, detail, sizeof detail);
-        if (k == BC_CHECK_PASS) {
-            cell->passed++;
-        } else if (k == BC_CHECK_UNSUPPORTED) {
-            cell->unsupported++;
-        } else {
-            cell->failed++;
-            res->corpus_failed++;
-            if (cell->failure < 0 &&
-                record_failure(res, p, v->params.rule, -1, line, pvector_line(v), detail, 0, 0))
-                status = -1;
-        }
-    }
-    free(v);
+    set_text(cr->first_detail, sizeof cr->first_detail, detail);
+    int status = make_failure(run, cr, f, -1, text, minimal, detail, 0, 0, BC_SHRINK_MINIMAL);
+    f->corpus_line = line;
+    res->cells[cr->rule][cr->property].failure = res->nfailures++;
     return status;
 }
 
-/* Replays the corpus before generating anything. */
-static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why, size_t cap)
+/* Replays the corpus before generating anything: line l on shard
+ * (l mod N) + 1, as cases are, so that merged shards count each line once. */
+static int replay_corpus(runner *run, char *why, size_t cap)
 {
+    const bc_run_config *cfg = run->config;
+    bc_run_result *res = run->res;
     bc_corpus corpus;
     if (bc_corpus_read(cfg->corpus_path, &corpus, why, cap) != 0)
         return -1;
-    bc_vector *v = malloc(sizeof *v);
-    if (!v) {
+    run_case c;
+    if (case_alloc(&c) != 0) {
+        case_free(&c);
         bc_corpus_free(&corpus);
         snprintf(why, cap, "out of memory");
         return -1;
@@ -405,41 +767,254 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
     char detail[1024], syntax[256];
     int status = 0, count;
     const bc_property_info *props = bc_properties(&count);
-    bc_check_ctx ctx = {cfg->sut, 0, NULL};
-    for (int l = 0; l < corpus.count && status == 0; l++) {
-        if (bc_vector_line_is_partial(corpus.lines[l])) {
-            status = replay_partial_line(cfg, res, &ctx, corpus.lines[l]);
+    check_hook hook = {run, NULL};
+    bc_check_ctx ctx = {
+        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
+    for (int l = 0; l < corpus.count && status == 0 && !stopping(run); l++) {
+        if (l % cfg->shard_count != cfg->shard_index)
             continue;
-        }
-        if (bc_vector_parse(corpus.lines[l], v, syntax, sizeof syntax) != 1)
-            continue; /* read back what bc_corpus_read already checked */
-        for (int p = 0; p < res->nproperties; p++) {
-            bc_cell *cell = &res->cells[v->params.rule][p];
-            /* a value line goes to the value properties, a shape line to the others */
-            if (!cell->selected || props[p].values != v->value.present || props[p].partial)
+        /* read back what bc_corpus_read already checked: a partial line
+         * (RULES.md §14) goes to the partial properties, a value line to the
+         * value properties, a shape line to the others */
+        int partial = bc_vector_line_is_partial(corpus.lines[l]);
+        if (partial ? bc_pvector_parse(corpus.lines[l], c.pv, syntax, sizeof syntax) != 1
+                    : bc_vector_parse(corpus.lines[l], c.v, syntax, sizeof syntax) != 1)
+            continue;
+        bc_rule rule = partial ? c.pv->params.rule : c.v->params.rule;
+        for (int p = 0; p < res->nproperties && status == 0; p++) {
+            bc_cell *cell = &res->cells[rule][p];
+            cell_run *cr = cell_of(run, rule, p);
+            if (!cell->selected || !cr || props[p].partial != partial ||
+                (!partial && props[p].values != c.v->value.present))
                 continue;
+            ctx.stopped = BC_SHRINK_MINIMAL;
+            bc_check k = case_check(p, &ctx, &c, detail, sizeof detail);
+            if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
+                break;
             res->corpus_replayed++;
-            bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
             if (k == BC_CHECK_PASS) {
                 cell->passed++;
+                cr->checked++;
             } else if (k == BC_CHECK_UNSUPPORTED) {
                 cell->unsupported++;
             } else {
                 cell->failed++;
+                cr->checked++;
                 res->corpus_failed++;
-                if (cell->failure < 0 && record_failure(res, p, v->params.rule, -1,
-                                                        corpus.lines[l], vector_line(v),
-                                                        detail, 0, 0))
+                if (!cr->corpus_failed &&
+                    record_corpus_failure(run, cr, l + 1, corpus.lines[l], case_line(p, &c),
+                                          detail) != 0)
                     status = -1;
+                cr->corpus_failed = 1;
+                update_cutoff(run);
             }
         }
     }
     bc_check_ctx_release(&ctx);
-    free(v);
+    case_free(&c);
     bc_corpus_free(&corpus);
     if (status)
         snprintf(why, cap, "out of memory");
     return status;
+}
+
+/* ---- the result ---------------------------------------------------------------- */
+
+static void free_failure(bc_failure *f)
+{
+    free(f->original);
+    free(f->minimal);
+    free(f->replay);
+    f->original = f->minimal = f->replay = NULL;
+}
+
+/* How cell c ended, when it did not run its whole budget. */
+static bc_cell_end cell_end(const runner *run, const cell_run *cr, bc_run_end halted)
+{
+    const bc_run_config *cfg = run->config;
+    if (!cfg->whole_cells && (cr->corpus_failed || cr->first_failure >= 0))
+        return BC_CELL_FIRST_FAILURE;
+    if (cr->end != BC_CELL_RAN)
+        return cr->end;
+    int cut_short = cfg->seconds > 0 ? cr->next_chunk == 0 && cr->passed + cr->failed +
+                                                                      cr->unsupported == 0
+                                     : cr->folded * CHUNK < cr->cases;
+    if (!cut_short || cr->closed)
+        return BC_CELL_RAN;
+    switch (halted) {
+    case BC_RUN_INTERRUPTED: return BC_CELL_INTERRUPTED;
+    case BC_RUN_UNRESPONSIVE: return BC_CELL_UNRESPONSIVE;
+    default: return cfg->seconds > 0 ? BC_CELL_NO_TIME : BC_CELL_RAN;
+    }
+}
+
+/* Everything the threads found, into res: counts and coverage per cell in
+ * cell order up to the --max-failures cutoff, then the failures (corpus
+ * failures first, then one per failing cell). */
+static int assemble(runner *run)
+{
+    const bc_run_config *cfg = run->config;
+    bc_run_result *res = run->res;
+    bc_run_end halted = (bc_run_end)atomic_load(&run->halted);
+    /* Pending chunks of a stopped run: folded in their order, gaps and all. */
+    for (int c = 0; c < run->ncells; c++) {
+        cell_run *cr = &run->cells[c];
+        for (int found = 1; found;) {
+            found = 0;
+            int best = -1;
+            for (int i = 0; i < run->npending; i++)
+                if (run->pending[i]->cell == c &&
+                    (best < 0 || run->pending[i]->chunk < run->pending[best]->chunk))
+                    best = i;
+            if (best >= 0) {
+                chunk_result *p = run->pending[best];
+                run->pending[best] = run->pending[--run->npending];
+                if (cfg->whole_cells || cr->first_failure < 0)
+                    fold(run, cr, p);
+                free(p);
+                found = 1;
+            }
+        }
+    }
+    /* --max-failures: the cells after the N-th failing one are not run. */
+    int cutoff = run->ncells - 1, failing = 0;
+    for (int c = 0; c < run->ncells && cfg->max_failures > 0; c++) {
+        const cell_run *cr = &run->cells[c];
+        if ((cr->corpus_failed || cr->first_failure >= 0) && ++failing == cfg->max_failures) {
+            cutoff = c;
+            break;
+        }
+    }
+    int kept = 0;
+    for (int f = 0; f < res->nfailures; f++) { /* corpus failures past the cutoff go */
+        bc_failure *fl = &res->failures[f];
+        int c = (int)(cell_of(run, fl->rule, fl->property) - run->cells);
+        if (c > cutoff) {
+            free_failure(fl);
+            continue;
+        }
+        res->failures[kept] = *fl;
+        res->cells[fl->rule][fl->property].failure = kept++;
+    }
+    res->nfailures = kept;
+    for (int c = 0; c < run->ncells; c++) {
+        cell_run *cr = &run->cells[c];
+        bc_cell *cell = &res->cells[cr->rule][cr->property];
+        if (c > cutoff) {
+            cell->passed = cell->failed = cell->unsupported = 0;
+            cell->failure = -1;
+            cell->end = BC_CELL_MAX_FAILURES;
+            if (cr->shrink == SHRINK_DONE)
+                free_failure(&cr->failure);
+            continue;
+        }
+        cell->passed += cr->passed;
+        cell->failed += cr->failed;
+        cell->unsupported += cr->unsupported;
+        cell->end = cell_end(run, cr, halted);
+        for (int k = 0; k < BC_COV_COUNT; k++)
+            res->coverage[k] += cr->coverage[k];
+        for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
+            res->rejects[k] += cr->rejects[k];
+        if (cr->first_failure < 0 || cell->failure >= 0) {
+            if (cr->shrink == SHRINK_DONE)
+                free_failure(&cr->failure); /* a corpus line showed it first */
+            continue;
+        }
+        bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        res->failures = grown;
+        bc_failure *f = &res->failures[res->nfailures];
+        if (cr->shrink == SHRINK_DONE) {
+            *f = cr->failure; /* res owns its strings now */
+            cr->failure.original = cr->failure.minimal = cr->failure.replay = NULL;
+        } else {
+            /* The run stopped before its shrink: the case as found. */
+            bc_prng g;
+            bc_prng_init(&g, cfg->seed, cr->stream, (uint64_t)cr->first_failure);
+            run_case found;
+            char *original = NULL;
+            if (case_alloc(&found) == 0) {
+                case_gen(run, cr->property, cr->rule, &g, &found);
+                original = case_line(cr->property, &found);
+            }
+            bc_shrink_stop why = halted == BC_RUN_UNRESPONSIVE ? BC_SHRINK_UNRESPONSIVE
+                                 : halted == BC_RUN_INTERRUPTED ? BC_SHRINK_INTERRUPTED
+                                                                : BC_SHRINK_TIME;
+            int bad = !original || make_failure(run, cr, f, cr->first_failure, original,
+                                                case_line(cr->property, &found), cr->first_detail,
+                                                0, 0, why);
+            free(original);
+            case_free(&found);
+            if (bad) {
+                free_failure(f);
+                return -1;
+            }
+        }
+        cell->failure = res->nfailures++;
+    }
+    /* How the run ended. */
+    res->end = halted;
+    if (halted == BC_RUN_COMPLETE && cutoff < run->ncells - 1)
+        res->end = BC_RUN_MAX_FAILURES;
+    switch (res->end) {
+    case BC_RUN_INTERRUPTED:
+        snprintf(res->end_detail, sizeof res->end_detail,
+                 "interrupted by signal %d after %.1f s: the results so far", res->signal,
+                 now_seconds() - run->start);
+        break;
+    case BC_RUN_UNRESPONSIVE:
+        snprintf(res->end_detail, sizeof res->end_detail, "the SUT stopped answering: %s",
+                 run->unresponsive_why);
+        break;
+    case BC_RUN_MAX_FAILURES:
+        snprintf(res->end_detail, sizeof res->end_detail,
+                 "%d failing cell%s (--max-failures %d): the cells after it were not run",
+                 cfg->max_failures, cfg->max_failures == 1 ? "" : "s", cfg->max_failures);
+        break;
+    default:
+        if (run->unresponsive_why[0])
+            snprintf(res->end_detail, sizeof res->end_detail,
+                     "the SUT stopped answering for a while: %s; the cells in progress then "
+                     "were ended", run->unresponsive_why);
+        break;
+    }
+    return 0;
+}
+
+/* Appends the run's failures to the corpus; a failure to do so (a full
+ * disk) costs the run nothing: the result stands, and corpus_error says
+ * why the corpus is as it was. */
+static void append_corpus(const bc_run_config *cfg, bc_run_result *res)
+{
+    if (!cfg->corpus_path || res->nfailures == 0)
+        return;
+    const char **lines = calloc((size_t)res->nfailures, sizeof *lines);
+    if (!lines) {
+        snprintf(res->corpus_error, sizeof res->corpus_error, "corpus '%s': out of memory",
+                 cfg->corpus_path);
+        return;
+    }
+    for (int f = 0; f < res->nfailures; f++)
+        lines[f] = res->failures[f].minimal;
+    if (bc_corpus_append(cfg->corpus_path, lines, res->nfailures, res->corpus_error,
+                         sizeof res->corpus_error) != 0 &&
+        !res->corpus_error[0])
+        snprintf(res->corpus_error, sizeof res->corpus_error, "corpus '%s': not written",
+                 cfg->corpus_path);
+    free(lines);
+}
+
+static void free_runner(runner *run)
+{
+    for (int c = 0; c < run->ncells; c++)
+        if (run->cells[c].shrink == SHRINK_DONE && run->cells[c].failure.original)
+            free_failure(&run->cells[c].failure);
+    for (int i = 0; i < run->npending; i++)
+        free(run->pending[i]);
+    free(run->pending);
+    free(run->cells);
 }
 
 bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
@@ -464,128 +1039,72 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     res->shard_count = cfg->shard_count;
     res->jobs = cfg->jobs;
     res->nproperties = nprops;
+    res->max_failures = cfg->max_failures;
+    res->whole_cells = cfg->whole_cells;
     runner run;
     memset(&run, 0, sizeof run);
     run.config = cfg;
+    run.res = res;
     run.caps = bc_sut_value_caps_of(cfg->sut);
     run.partial_caps = bc_sut_partial_caps_of(cfg->sut);
     run.cells = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cells);
-    run.deadline = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.deadline);
     worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
     pthread_t *threads = calloc((size_t)cfg->jobs, sizeof *threads);
-    run.checked = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.checked);
-    run.chunks_done = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.chunks_done);
-    run.cell_chunk = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cell_chunk);
+    atomic_init(&run.consecutive_faults, 0);
+    atomic_init(&run.unresponsive_events, 0);
+    atomic_init(&run.halted, BC_RUN_COMPLETE);
+    pthread_mutex_init(&run.lock, NULL);
     run.entering = 1;
-    int ok = run.cells && run.deadline && run.checked && run.chunks_done && run.cell_chunk &&
-             workers && threads;
+    int ok = run.cells && workers && threads;
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
             bc_cell *cell = &res->cells[r][p];
             cell->failure = -1;
             int rule_on = cfg->rules == 0 || ((cfg->rules >> r) & 1u);
             int prop_on = cfg->properties == 0 || ((cfg->properties >> p) & 1u);
-            cell->selected = rule_on && prop_on && applies(p, (bc_rule)r);
-            if (cell->selected && ok)
-                run.cells[run.ncells++] =
-                    (cell_ref){(bc_rule)r, p, stream_of((bc_rule)r, p),
-                               props[p].partial  ? cfg->partial_cases
-                               : props[p].values ? cfg->value_cases
-                                                 : cfg->cases};
+            cell->selected = rule_on && prop_on && bc_property_applies(p, (bc_rule)r);
+            if (!cell->selected || !ok)
+                continue;
+            cell_run *cr = &run.cells[run.ncells++];
+            cr->rule = (bc_rule)r;
+            cr->property = p;
+            cr->stream = stream_of((bc_rule)r, p);
+            cr->cases = props[p].partial  ? cfg->partial_cases
+                        : props[p].values ? cfg->value_cases
+                                          : cfg->cases;
+            cr->first_failure = -1;
+            atomic_init(&cr->stop_chunk, NO_CHUNK);
+            atomic_init(&cr->cut, 0);
         }
-    if (ok && cfg->corpus_path && replay_corpus(cfg, res, why, cap) != 0)
-        goto fail;
+    run.cutoff = run.ncells - 1;
+    run.start = now_seconds();
+    run.end = cfg->seconds > 0 ? run.start + cfg->seconds : INFINITY;
     if (!ok)
         goto oom;
-    run.start = now_seconds();
-    pthread_mutex_init(&run.lock, NULL);
+    if (cfg->corpus_path &&
+        (bc_corpus_check(cfg->corpus_path, why, cap) != 0 || replay_corpus(&run, why, cap) != 0))
+        goto fail;
     int started = 0;
     for (int j = 0; j < cfg->jobs && ok; j++) {
         workers[j].run = &run;
-        workers[j].cells = calloc((size_t)run.ncells + 1, sizeof *workers[j].cells);
-        workers[j].scratch = malloc(sizeof *workers[j].scratch);
-        workers[j].pscratch = malloc(sizeof *workers[j].pscratch);
-        if (!workers[j].cells || !workers[j].scratch || !workers[j].pscratch) {
-            ok = 0;
-            break;
-        }
-        for (int c = 0; c < run.ncells; c++)
-            workers[j].cells[c].first_failure = -1;
+        ok = case_alloc(&workers[j].scratch) == 0;
     }
     for (int j = 0; j < cfg->jobs && ok; j++) {
-        if (pthread_create(&threads[j], NULL, work, &workers[j]) != 0) {
-            /* the started workers take all the work between them */
-            break;
-        }
+        if (pthread_create(&threads[j], NULL, work, &workers[j]) != 0)
+            break; /* the started workers take all the work between them */
         started++;
     }
     for (int j = 0; j < started; j++)
         pthread_join(threads[j], NULL);
-    pthread_mutex_destroy(&run.lock);
     if (cfg->progress)
         fprintf(stderr, "\r%*s\r", 100, "");
-    if (!ok || started == 0)
+    if (!ok || started == 0 || run.oom)
         goto oom;
-    /* Merge, in worker order: sums and minima do not depend on it. */
-    for (int c = 0; c < run.ncells; c++) {
-        bc_cell *cell = &res->cells[run.cells[c].rule][run.cells[c].property];
-        int64_t first = -1;
-        for (int j = 0; j < cfg->jobs; j++) {
-            const cell_acc *a = &workers[j].cells[c];
-            cell->passed += a->passed;
-            cell->failed += a->failed;
-            cell->unsupported += a->unsupported;
-            if (a->first_failure >= 0 && (first < 0 || a->first_failure < first))
-                first = a->first_failure;
-        }
-        if (first < 0 || cell->failure >= 0)
-            continue; /* no new failure, or the corpus already showed one */
-        /* Shrink the first failure of the cell. */
-        bc_prng r;
-        bc_prng_init(&r, cfg->seed, run.cells[c].stream, (uint64_t)first);
-        char *original, *minimal, detail[1024];
-        bc_check_ctx ctx = {cfg->sut, 0, NULL};
-        int steps;
-        if (is_partial(run.cells[c].property)) {
-            bc_pvector *pv = workers[0].pscratch;
-            bc_pproperty_gen(run.cells[c].property, run.cells[c].rule, run.partial_caps, &r, pv);
-            original = pvector_line(pv);
-            steps = bc_pproperty_shrink(run.cells[c].property, &ctx, pv, cfg->max_shrink_calls,
-                                        detail, sizeof detail);
-            minimal = pvector_line(pv);
-        } else {
-            bc_vector *v = workers[0].scratch;
-            bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
-            original = vector_line(v);
-            steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
-                              sizeof detail);
-            minimal = vector_line(v);
-        }
-        bc_check_ctx_release(&ctx);
-        int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
-                                                 first, original, minimal, detail,
-                                                 (int)ctx.sut_calls, steps);
-        free(original);
-        if (failed)
-            goto oom;
-    }
-    for (int j = 0; j < cfg->jobs; j++)
-        for (int k = 0; k < BC_COV_COUNT; k++)
-            res->coverage[k] += workers[j].coverage[k];
-    for (int j = 0; j < cfg->jobs; j++)
-        for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
-            res->rejects[k] += workers[j].rejects[k];
-    if (cfg->corpus_path && res->nfailures > 0) {
-        const char **lines = calloc((size_t)res->nfailures, sizeof *lines);
-        if (!lines)
-            goto oom;
-        for (int f = 0; f < res->nfailures; f++)
-            lines[f] = res->failures[f].minimal;
-        int status = bc_corpus_append(cfg->corpus_path, lines, res->nfailures, why, cap);
-        free(lines);
-        if (status != 0)
-            goto fail;
-    }
+    if (atomic_load(&run.halted) == BC_RUN_INTERRUPTED && cfg->interrupt)
+        res->signal = (int)*cfg->interrupt;
+    if (assemble(&run) != 0)
+        goto oom;
+    append_corpus(cfg, res);
     res->elapsed = now_seconds() - start;
     goto done;
 oom:
@@ -594,19 +1113,13 @@ fail:
     bc_run_result_free(res);
     res = NULL;
 done:
+    pthread_mutex_destroy(&run.lock);
     if (workers)
-        for (int j = 0; j < cfg->jobs; j++) {
-            free(workers[j].cells);
-            free(workers[j].scratch);
-            free(workers[j].pscratch);
-        }
+        for (int j = 0; j < cfg->jobs; j++)
+            case_free(&workers[j].scratch);
     free(workers);
     free(threads);
-    free(run.cells);
-    free(run.deadline);
-    free(run.checked);
-    free(run.chunks_done);
-    free(run.cell_chunk);
+    free_runner(&run);
     return res;
 }
 
@@ -614,11 +1127,8 @@ void bc_run_result_free(bc_run_result *r)
 {
     if (!r)
         return;
-    for (int f = 0; f < r->nfailures; f++) {
-        free(r->failures[f].original);
-        free(r->failures[f].minimal);
-        free(r->failures[f].replay);
-    }
+    for (int f = 0; f < r->nfailures; f++)
+        free_failure(&r->failures[f]);
     free(r->failures);
     free(r);
 }
@@ -632,6 +1142,16 @@ int bc_run_exit_code(const bc_run_result *r)
     return 0;
 }
 
+int bc_run_interrupted(const bc_run_result *r)
+{
+    return r->end == BC_RUN_INTERRUPTED ? (r->signal ? r->signal : SIGINT) : 0;
+}
+
+const char *bc_run_corpus_error(const bc_run_result *r)
+{
+    return r->corpus_error[0] ? r->corpus_error : NULL;
+}
+
 int bc_run_failure_count(const bc_run_result *r)
 {
     return r->nfailures;
@@ -643,64 +1163,6 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i)
     const bc_property_info *props = bc_properties(&count);
     const bc_failure *f = &r->failures[i];
     return (bc_failure_info){props[f->property].name, f->rule, f->case_index, f->original,
-                             f->minimal, f->detail, f->replay, f->shrink_calls};
-}
-
-int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)
-{
-    int count;
-    const bc_property_info *props = bc_properties(&count);
-    if (property < 0 || property >= count) {
-        snprintf(detail, cap, "no property %d", property);
-        return 2;
-    }
-    if (props[property].partial) {
-        snprintf(detail, cap, "property %s takes a partial case (bc_replay_partial)",
-                 props[property].name);
-        return 2;
-    }
-    if (!applies(property, c->params.rule)) {
-        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
-                 bc_rule_name(c->params.rule));
-        return 2;
-    }
-    bc_check_ctx ctx = {sut, 0, NULL};
-    bc_check k = bc_property_check(property, &ctx, c, detail, cap);
-    bc_check_ctx_release(&ctx);
-    switch (k) {
-    case BC_CHECK_PASS: return 0;
-    case BC_CHECK_FAIL: return 1;
-    default:
-        if (!detail[0])
-            snprintf(detail, cap, "the SUT does not support a query this property needs");
-        return 2;
-    }
-}
-
-int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
-                      size_t cap)
-{
-    int count;
-    const bc_property_info *props = bc_properties(&count);
-    if (property < 0 || property >= count || !props[property].partial) {
-        snprintf(detail, cap, "a partial case goes to a partial property (partial-soundness, "
-                 "partial-precision, partial-symbols, partial-static-agrees)");
-        return 2;
-    }
-    if (!applies(property, c->params.rule)) {
-        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
-                 bc_rule_name(c->params.rule));
-        return 2;
-    }
-    bc_check_ctx ctx = {sut, 0, NULL};
-    bc_check k = bc_pproperty_check(property, &ctx, c, detail, cap);
-    bc_check_ctx_release(&ctx);
-    switch (k) {
-    case BC_CHECK_PASS: return 0;
-    case BC_CHECK_FAIL: return 1;
-    default:
-        if (!detail[0])
-            snprintf(detail, cap, "the SUT does not support a query this property needs");
-        return 2;
-    }
+                             f->minimal, f->detail, f->replay, f->shrink_calls,
+                             f->shrink_stop == BC_SHRINK_MINIMAL, f->flaky};
 }

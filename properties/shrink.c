@@ -202,6 +202,7 @@ int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap)
 {
+    ctx->stopped = BC_SHRINK_MINIMAL;
     bc_vector *cand = malloc(sizeof *cand);
     if (!cand)
         return 0;
@@ -210,24 +211,39 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
     int64_t start_calls = ctx->sut_calls;
     long idx = 0;
     for (;;) {
-        if (ctx->sut_calls - start_calls >= max_calls)
+        if (ctx->sut_calls - start_calls >= max_calls) {
+            ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
+        }
         int k = bc_shrink_candidate(c, idx, cand);
         if (k < 0)
             break; /* a full pass with no simplification that still fails */
         idx++;
         if (k == 0)
             continue;
-        if (bc_property_check(property, ctx, cand, cand_detail, sizeof cand_detail) ==
-            BC_CHECK_FAIL) {
+        bc_check verdict = bc_property_check(property, ctx, cand, cand_detail, sizeof cand_detail);
+        /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
+        if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
+            break;
+        if (verdict == BC_CHECK_FAIL) {
             memcpy(c, cand, sizeof *c);
+            snprintf(detail, cap, "%s", cand_detail);
             steps++;
             idx = 0;
         }
     }
     free(cand);
-    /* The detail of the case we ended with. */
-    if (bc_property_check(property, ctx, c, detail, cap) != BC_CHECK_FAIL)
+    if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
+        return steps; /* no time or SUT left for a last check: the last detail seen */
+    /* The detail of the case we ended with, checked again (unless the run
+     * stops meanwhile: then the last detail seen stands). */
+    char *seen = strdup(detail);
+    bc_shrink_stop before = ctx->stopped;
+    bc_check again = bc_property_check(property, ctx, c, detail, cap);
+    if (ctx->stopped != before && seen)
+        snprintf(detail, cap, "%s", seen);
+    else if (again != BC_CHECK_FAIL)
         detail[0] = '\0'; /* a flaky SUT: the caller reports that */
+    free(seen);
     return steps;
 }

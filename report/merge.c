@@ -33,6 +33,7 @@ typedef struct input {
 typedef struct pick {
     const json_t *failure; /* the chosen failure object of the cell, or NULL */
     int64_t index;          /* its case_index */
+    int64_t corpus_line;    /* for a corpus failure (index -1): its line, or INT64_MAX */
     int position;           /* its place in its file's failures array */
 } pick;
 
@@ -43,6 +44,7 @@ typedef struct merger {
     bc_run_result *res;
     pick picks[BC_RULE_COUNT][BC_MAX_PROPERTIES];
     json_t *unknown_coverage, *unknown_rejects; /* names this build does not know */
+    int failed_here[BC_RULE_COUNT][BC_MAX_PROPERTIES]; /* the last shard whose cell failed */
     char *why;
     size_t cap;
 } merger;
@@ -226,6 +228,19 @@ static int same_run(merger *m, input *in)
         }
     }
     json_t *config = json_object_get(in->root, "config");
+    /* Parameters a report may lack (written before they existed): equal
+     * where the first file has them. */
+    static const char *const optional[] = {"max_failures", "whole_cells"};
+    for (size_t i = 0; i < sizeof optional / sizeof *optional; i++) {
+        json_t *first = json_object_get(json_object_get(m->in[0].root, "config"), optional[i]);
+        json_t *mine = json_object_get(config, optional[i]);
+        if (in != m->in && first && (!mine || !json_equal(first, mine))) {
+            char field[64];
+            snprintf(field, sizeof field, "config.%s", optional[i]);
+            return fail(m, in, field, "differs from '%s' (the shards must come from one run)",
+                        m->in[0].path);
+        }
+    }
     json_t *shard = member(m, in, config, "config", "shard", JSON_STRING, 0);
     if (!shard)
         return -1;
@@ -277,6 +292,34 @@ static int cell_of(merger *m, const input *in, json_t *obj, const char *where, b
     return 0;
 }
 
+/* How bad a cell's end is, for the merged cell: the worst of the shards'. */
+static int end_rank(bc_cell_end e)
+{
+    static const int rank[BC_CELL_END_COUNT] = {
+        [BC_CELL_RAN] = 0,          [BC_CELL_FIRST_FAILURE] = 1, [BC_CELL_MAX_FAILURES] = 2,
+        [BC_CELL_NO_TIME] = 3,      [BC_CELL_UNRESPONSIVE] = 4,  [BC_CELL_INTERRUPTED] = 5,
+    };
+    return (unsigned)e < BC_CELL_END_COUNT ? rank[e] : 0;
+}
+
+/* A cell's "ended" (optional: older reports have none). */
+static int read_cell_end(merger *m, const input *in, json_t *cell, const char *where,
+                         bc_cell *c)
+{
+    json_t *ended = json_object_get(cell, "ended");
+    if (!ended)
+        return 0;
+    char field[64];
+    snprintf(field, sizeof field, "%s.ended", where);
+    int e = json_is_string(ended) ? bc_cell_end_from_name(json_string_value(ended)) : -1;
+    if (e < 0)
+        return fail(m, in, field, "expected one of ran, first-failure, max-failures, "
+                    "sut-unresponsive, interrupted, no-time");
+    if (end_rank((bc_cell_end)e) > end_rank(c->end))
+        c->end = (bc_cell_end)e;
+    return 0;
+}
+
 static int read_cells(merger *m, input *in)
 {
     json_t *cells = member(m, in, in->root, "", "cells", JSON_ARRAY, 0);
@@ -313,6 +356,10 @@ static int read_cells(merger *m, input *in)
             add_count(m, in, where, &c->failed, failed) != 0 ||
             add_count(m, in, where, &c->unsupported, unsupported) != 0)
             return -1;
+        if (read_cell_end(m, in, cell, where, c) != 0)
+            return -1;
+        if (failed > 0)
+            m->failed_here[rule][p] = in->shard;
     }
     /* Every cell seen is one the first file had; the same number means the same set. */
     size_t want = 0;
@@ -370,6 +417,47 @@ static int reject_index(const char *name)
     return bc_error_kind_from_name(name, &k) == 0 ? (int)k : -1;
 }
 
+/* A failure's text fields must be what the run would have written: the
+ * minimal case a vector line of its rule, the replay line exactly the one
+ * for it (a report edited by hand, or forged, would otherwise hand a
+ * reader a command line to paste into a shell). */
+static int check_failure(merger *m, const input *in, json_t *f, const char *where, bc_rule rule,
+                         int property)
+{
+    char field[96], why[512];
+    const char *minimal = json_string_value(json_object_get(f, "minimal"));
+    const char *replay = json_string_value(json_object_get(f, "replay"));
+    if (minimal) {
+        bc_vector *v = malloc(sizeof *v);
+        int parsed = v ? bc_vector_parse(minimal, v, why, sizeof why) : -1;
+        bc_rule got = v ? v->params.rule : rule;
+        free(v);
+        snprintf(field, sizeof field, "%s.minimal", where);
+        if (parsed != 1)
+            return fail(m, in, field, "not a vector line: %s", parsed < 0 ? why : "empty");
+        if (got != rule)
+            return fail(m, in, field, "a case of rule %s in a failure of rule %s",
+                        bc_rule_name(got), bc_rule_name(rule));
+    }
+    if (replay || minimal) {
+        const char *sut = json_string_value(json_object_get(json_object_get(in->root, "sut"),
+                                                            "name"));
+        char *want = minimal && sut ? bc_replay_line(sut, prop_name(property), minimal) : NULL;
+        int same = want && replay && strcmp(want, replay) == 0;
+        free(want);
+        snprintf(field, sizeof field, "%s.replay", where);
+        if (!same)
+            return fail(m, in, field, "is not the replay line of the failure's SUT, property "
+                        "and minimal case");
+    }
+    json_t *stop = json_object_get(f, "shrink_end");
+    snprintf(field, sizeof field, "%s.shrink_end", where);
+    if (stop && (!json_is_string(stop) || bc_shrink_stop_from_name(json_string_value(stop)) < 0))
+        return fail(m, in, field, "expected minimal, call-limit, time, sut-unresponsive or "
+                    "interrupted");
+    return 0;
+}
+
 static int read_failures(merger *m, input *in)
 {
     json_t *corpus = member(m, in, in->root, "", "corpus", JSON_OBJECT, 0);
@@ -404,12 +492,53 @@ static int read_failures(merger *m, input *in)
         if (!m->res->cells[rule][p].selected)
             return fail(m, in, where, "a failure of %s x %s, a cell the report does not list",
                         bc_rule_name(rule), prop_name(p));
-        /* The runner's choice: the lowest case index, a corpus line (-1) first. */
+        if (m->failed_here[rule][p] != in->shard)
+            return fail(m, in, where, "a failure of %s x %s, whose cell in this report has no "
+                        "failed case", bc_rule_name(rule), prop_name(p));
+        if (check_failure(m, in, f, where, rule, p) != 0)
+            return -1;
+        int64_t line = INT64_MAX;
+        json_t *jl = json_object_get(f, "corpus_line");
+        if (index < 0 && json_is_integer(jl) && json_integer_value(jl) > 0)
+            line = json_integer_value(jl);
+        /* The runner's choice: the lowest case index, a corpus line (-1)
+         * first, the earliest corpus line of all. */
         pick *best = &m->picks[rule][p];
-        if (!best->failure || index < best->index) {
+        if (!best->failure || index < best->index ||
+            (index == best->index && index < 0 && line < best->corpus_line)) {
             best->failure = f;
             best->index = index;
+            best->corpus_line = line;
             best->position = (int)i;
+        }
+    }
+    return 0;
+}
+
+/* How the run ended: the worst of the shards' ends, with that shard's
+ * words (optional fields: older reports have none). */
+static int read_run_ends(merger *m)
+{
+    static const int rank[BC_RUN_END_COUNT] = {
+        [BC_RUN_COMPLETE] = 0, [BC_RUN_MAX_FAILURES] = 1, [BC_RUN_UNRESPONSIVE] = 2,
+        [BC_RUN_INTERRUPTED] = 3,
+    };
+    bc_run_result *res = m->res;
+    for (int i = 0; i < m->n; i++) {
+        const input *in = &m->in[i];
+        json_t *ended = json_object_get(in->root, "ended");
+        if (!ended)
+            continue;
+        int e = json_is_string(ended) ? bc_run_end_from_name(json_string_value(ended)) : -1;
+        if (e < 0)
+            return fail(m, in, "ended", "expected complete, max-failures, sut-unresponsive or "
+                        "interrupted");
+        const char *detail = json_string_value(json_object_get(in->root, "ended_detail"));
+        if (rank[e] > rank[res->end] || (!res->end_detail[0] && detail && detail[0])) {
+            if (rank[e] >= rank[res->end])
+                res->end = (bc_run_end)e;
+            snprintf(res->end_detail, sizeof res->end_detail, "shard %d/%d: %s", in->shard,
+                     m->shard_count, detail ? detail : bc_run_end_name((bc_run_end)e));
         }
     }
     return 0;
@@ -440,7 +569,9 @@ static int collect_failures(merger *m)
                     pick *c = &m->picks[r][p];
                     if (!c->failure || res->cells[r][p].failure >= 0 || (c->index < 0) != !pass)
                         continue;
-                    if (!next || (pass == 0 && c->position < next->position))
+                    if (!next || (pass == 0 && (c->corpus_line < next->corpus_line ||
+                                                (c->corpus_line == next->corpus_line &&
+                                                 c->position < next->position))))
                         next = c, next_rule = r, next_prop = p;
                 }
             if (!next)
@@ -457,6 +588,13 @@ static int collect_failures(merger *m)
                      json_string_value(json_object_get(j, "detail")));
             f->shrink_calls = (int)json_integer_value(json_object_get(j, "shrink_calls"));
             f->shrink_steps = (int)json_integer_value(json_object_get(j, "shrink_steps"));
+            const char *stop = json_string_value(json_object_get(j, "shrink_end"));
+            f->shrink_stop = stop ? (bc_shrink_stop)bc_shrink_stop_from_name(stop)
+                                  : BC_SHRINK_MINIMAL;
+            f->flaky = json_is_true(json_object_get(j, "flaky"));
+            const char *first = json_string_value(json_object_get(j, "first_detail"));
+            snprintf(f->first_detail, sizeof f->first_detail, "%s", first ? first : f->detail);
+            f->corpus_line = next->corpus_line == INT64_MAX ? -1 : next->corpus_line;
             res->cells[next_rule][next_prop].failure = res->nfailures++;
         }
     }
@@ -593,9 +731,42 @@ static int merge(merger *m)
     /* All the shards together are the whole case stream: "1/1". */
     res->shard_index = 0;
     res->shard_count = 1;
+    res->max_failures = (int)json_integer_value(json_object_get(config, "max_failures"));
+    res->whole_cells = json_is_true(json_object_get(config, "whole_cells"));
+    if (read_run_ends(m) != 0)
+        return -1;
     if (collect_failures(m) != 0) {
         snprintf(m->why, m->cap, "out of memory");
         return -1;
+    }
+    return 0;
+}
+
+/* Before reading anything: every output writable, no output on an input
+ * (it would be overwritten by a report built from it) or on another output. */
+static int check_outputs(int ninputs, const char *const *inputs, const bc_merge_output *out,
+                         char *why, size_t cap)
+{
+    const char *names[] = {"--json", "--junit", "--certificate"};
+    const char *whats[] = {"JSON report", "JUnit report", "certificate report"};
+    const char *paths[] = {out->json, out->junit, out->certificate};
+    for (int i = 0; i < 3; i++) {
+        if (!paths[i])
+            continue;
+        if (bc_output_check(whats[i], paths[i], why, cap) != 0)
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (paths[j] && bc_same_file(paths[i], paths[j])) {
+                snprintf(why, cap, "%s '%s' and %s '%s' are one file: each report needs its own",
+                         names[j], paths[j], names[i], paths[i]);
+                return -1;
+            }
+        for (int k = 0; k < ninputs; k++)
+            if (bc_same_file(paths[i], inputs[k])) {
+                snprintf(why, cap, "%s '%s' is input %d '%s': the merged report would "
+                         "overwrite a shard's report", names[i], paths[i], k + 1, inputs[k]);
+                return -1;
+            }
     }
     return 0;
 }
@@ -629,7 +800,8 @@ int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_outp
             m.res->cells[r][p].failure = -1;
     for (int i = 0; i < ninputs; i++)
         m.in[i].path = inputs[i];
-    if (merge(&m) == 0 && write_outputs(&m, out) == 0)
+    if (check_outputs(ninputs, inputs, out, why, cap) == 0 && merge(&m) == 0 &&
+        write_outputs(&m, out) == 0)
         status = bc_run_exit_code(m.res);
 done:
     for (int i = 0; m.in && i < ninputs; i++)

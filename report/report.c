@@ -3,9 +3,11 @@
  * document (jansson), JUnit XML (libxml2's xmlTextWriter) and a Markdown
  * certificate.  docs/REPORTS.md describes the JSON schema.
  *
- * Every report is first built whole in memory, then written to a temporary
- * file beside its target, synced and renamed into place: a reader sees the
- * old report or the new one, never a part.  Nothing here keeps state.
+ * Every report is first built whole in memory, then written by
+ * bc_write_whole (properties/file_io.c): to a temporary file beside its
+ * target, synced and renamed into place, so that a reader sees the old
+ * report or the new one, never a part; or streamed to standard output.
+ * Nothing here keeps state.
  */
 #if !defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
 #define _XOPEN_SOURCE 700 /* mkstemp, fsync, fchmod, gmtime_r */
@@ -198,21 +200,58 @@ static int nprops(const bc_run_result *r)
     return n > BC_MAX_PROPERTIES ? BC_MAX_PROPERTIES : n;
 }
 
-typedef enum verdict { V_PASS, V_FAIL, V_UNSUPPORTED } verdict;
+typedef enum verdict { V_PASS, V_FAIL, V_UNSUPPORTED, V_NOT_RUN } verdict;
 
-/* fail: some case failed; pass: none failed and some passed; unsupported:
- * none failed and none passed (the SUT declined every case, or none ran).
- * An unsupported case is never a pass. */
+/* 1 if the cell was cut short by how the run ended (not by its own
+ * failure): --max-failures, a SUT given up on, a signal, no time left. */
+static int cell_cut(const bc_cell *c)
+{
+    return c->end == BC_CELL_MAX_FAILURES || c->end == BC_CELL_UNRESPONSIVE ||
+           c->end == BC_CELL_INTERRUPTED || c->end == BC_CELL_NO_TIME;
+}
+
+/* fail: some case failed; pass: none failed and some passed; not-run: the
+ * run ended before the cell checked anything; unsupported: none failed and
+ * none passed (the SUT declined every case, or none ran).  An unsupported
+ * case is never a pass. */
 static verdict cell_verdict(const bc_cell *c)
 {
     if (c->failed > 0)
         return V_FAIL;
-    return c->passed > 0 ? V_PASS : V_UNSUPPORTED;
+    if (c->passed > 0)
+        return V_PASS;
+    return cell_cut(c) && c->unsupported == 0 ? V_NOT_RUN : V_UNSUPPORTED;
 }
 
 static const char *verdict_name(verdict v)
 {
-    return v == V_FAIL ? "fail" : v == V_PASS ? "pass" : "unsupported";
+    return v == V_FAIL ? "fail" : v == V_PASS ? "pass" : v == V_NOT_RUN ? "not-run"
+                                                                         : "unsupported";
+}
+
+/* 1 if part of what was asked for was not checked: the run ended early,
+ * or some cell was cut short. */
+static int run_incomplete(const bc_run_result *r)
+{
+    if (r->end == BC_RUN_INTERRUPTED || r->end == BC_RUN_UNRESPONSIVE)
+        return 1;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < BC_MAX_PROPERTIES && p < r->nproperties; p++)
+            if (r->cells[rule][p].selected && cell_cut(&r->cells[rule][p]))
+                return 1;
+    return 0;
+}
+
+/* " (not 1-minimal: the time ran out)" for a shrink that stopped early. */
+static const char *shrink_note(const bc_failure *f)
+{
+    switch (f->shrink_stop) {
+    case BC_SHRINK_CALL_LIMIT: return " (not 1-minimal: --max-shrink-calls reached)";
+    case BC_SHRINK_TIME: return " (not 1-minimal: the time ran out)";
+    case BC_SHRINK_UNRESPONSIVE: return " (not 1-minimal: the SUT stopped answering)";
+    case BC_SHRINK_INTERRUPTED: return " (not 1-minimal: the run was interrupted)";
+    default: return "";
+    }
 }
 
 typedef struct totals {
@@ -234,7 +273,7 @@ static totals count_totals(const bc_run_result *r)
             t.cells++;
             verdict v = cell_verdict(c);
             t.failed_cells += v == V_FAIL;
-            t.unsupported_cells += v == V_UNSUPPORTED;
+            t.unsupported_cells += v == V_UNSUPPORTED || v == V_NOT_RUN;
         }
     return t;
 }
@@ -266,119 +305,18 @@ static double finite_or_zero(double x)
     return isfinite(x) ? x : 0.0;
 }
 
-/* ---- writing a file whole or not at all -------------------------------- */
-
-/* Syncs the directory holding path so that the rename itself is durable;
- * best effort (some file systems refuse fsync on a directory). */
-static void sync_parent(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = NULL;
-    if (!slash) {
-        dir = strdup(".");
-    } else if (slash == path) {
-        dir = strdup("/");
-    } else {
-        dir = malloc((size_t)(slash - path) + 1);
-        if (dir) {
-            memcpy(dir, path, (size_t)(slash - path));
-            dir[slash - path] = '\0';
-        }
-    }
-    if (!dir)
-        return;
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
-static int write_atomic(const char *path, const char *what, const char *data, size_t len,
-                        char *why, size_t cap)
-{
-    if (!path || !*path) {
-        set_why(why, cap, "cannot write the %s report: no path given", what);
-        return -1;
-    }
-    static const char suffix[] = ".tmp.XXXXXX";
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof suffix);
-    if (!tmp) {
-        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path);
-        return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, suffix, sizeof suffix);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        set_why(why, cap, "cannot write %s report '%s': cannot create a temporary file beside it: %s%s",
-                what, path, strerror(e),
-                e == ENOENT ? " (does its directory exist?)" : "");
-        free(tmp);
-        return -1;
-    }
-
-    /* mkstemp makes the file 0600; a report is for reading.  Keep the mode
-     * of a report it replaces. */
-    mode_t mode = 0644;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        mode = st.st_mode & 07777;
-
-    const char *step;
-    if (fchmod(fd, mode) != 0) {
-        step = "setting the permissions of";
-        goto fail;
-    }
-    if (bc_write_all(fd, data, len) != 0) {
-        step = "writing";
-        goto fail;
-    }
-    if (fsync(fd) != 0) {
-        step = "syncing";
-        goto fail;
-    }
-    int closing = fd;
-    fd = -1;
-    if (close(closing) != 0) {
-        step = "closing";
-        goto fail;
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        set_why(why, cap, "cannot write %s report '%s': cannot rename '%s' to it: %s%s", what,
-                path, tmp, strerror(e), e == EISDIR ? " (the path is a directory)" : "");
-        free(tmp);
-        return -1;
-    }
-    sync_parent(path);
-    free(tmp);
-    return 0;
-
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    set_why(why, cap, "cannot write %s report '%s': %s the temporary file '%s' failed: %s",
-            what, path, step, tmp, strerror(e));
-    free(tmp);
-    return -1;
-}
+/* ---- writing a report whole or not at all (properties/file_io.c) --------- */
 
 static int write_sbuf(sbuf *b, const char *path, const char *what, char *why, size_t cap)
 {
+    char name[64];
+    snprintf(name, sizeof name, "%s report", what);
     int rc;
     if (b->oom || !b->data) {
-        set_why(why, cap, "cannot write %s report '%s': out of memory", what, path ? path : "");
+        set_why(why, cap, "cannot write %s '%s': out of memory", name, path ? path : "");
         rc = -1;
     } else {
-        rc = write_atomic(path, what, b->data, b->len, why, cap);
+        rc = bc_write_whole(name, path, b->data, b->len, why, cap);
     }
     free(b->data);
     b->data = NULL;
@@ -422,12 +360,17 @@ static void cell_text(const bc_cell *c, char *buf, size_t cap)
     case V_PASS:
         n = snprintf(buf, cap, "pass %lld", LL(c->passed));
         break;
+    case V_NOT_RUN:
+        snprintf(buf, cap, "not run (%s)", bc_cell_end_name(c->end));
+        return;
     default:
         n = snprintf(buf, cap, "unsup %lld", LL(c->unsupported));
-        return;
+        break;
     }
-    if (c->unsupported > 0 && n >= 0 && (size_t)n < cap)
-        snprintf(buf + n, cap - (size_t)n, " (+%lld unsup)", LL(c->unsupported));
+    if (c->unsupported > 0 && cell_verdict(c) != V_UNSUPPORTED && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " (+%lld unsup)", LL(c->unsupported));
+    if (cell_cut(c) && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " (cut short: %s)", bc_cell_end_name(c->end));
 }
 
 static void build_summary(const bc_run_result *r, const bc_report_notes *notes, sbuf *b)
@@ -447,6 +390,11 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
         sb_indented(b, notes->warning, "         ");
         sb_puts(b, "\n");
     }
+    if (r->end != BC_RUN_COMPLETE || r->end_detail[0]) {
+        sb_printf(b, "%s: ", r->end == BC_RUN_COMPLETE ? "NOTE" : "ENDED EARLY");
+        sb_indented(b, r->end_detail[0] ? r->end_detail : bc_run_end_name(r->end), "  ");
+        sb_puts(b, "\n");
+    }
 
     /* The matrix: one block per rule, one line per property. */
     int np = nprops(r);
@@ -460,16 +408,20 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     for (int rule = 0; rule < BC_RULE_COUNT; rule++) {
         if (!rule_selected(r, rule))
             continue;
-        int pass = 0, fail = 0, unsup = 0;
+        int pass = 0, fail = 0, unsup = 0, not_run = 0;
         for (int p = 0; p < np; p++) {
             const bc_cell *c = &r->cells[rule][p];
             if (!c->selected)
                 continue;
             verdict v = cell_verdict(c);
             pass += v == V_PASS, fail += v == V_FAIL, unsup += v == V_UNSUPPORTED;
+            not_run += v == V_NOT_RUN;
         }
-        sb_printf(b, "\nrule %s: %d pass, %d FAIL, %d unsupported\n", bc_rule_name((bc_rule)rule),
+        sb_printf(b, "\nrule %s: %d pass, %d FAIL, %d unsupported", bc_rule_name((bc_rule)rule),
                   pass, fail, unsup);
+        if (not_run)
+            sb_printf(b, ", %d not run", not_run);
+        sb_puts(b, "\n");
         for (int p = 0; p < np; p++) {
             if (!property_selected(r, p))
                 continue;
@@ -508,8 +460,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
         sb_indented(b, f->original, "            ");
         sb_puts(b, "\n  detail:   ");
         sb_indented(b, f->detail, "            ");
-        sb_printf(b, "\n  shrink:   %d SUT calls, %d steps\n  replay:   ", f->shrink_calls,
-                  f->shrink_steps);
+        sb_printf(b, "\n  shrink:   %d SUT calls, %d steps%s\n  replay:   ", f->shrink_calls,
+                  f->shrink_steps, shrink_note(f));
         sb_indented(b, f->replay, "            ");
         sb_puts(b, "\n");
     }
@@ -611,9 +563,13 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     format_shard(r, buf, sizeof buf);
     jset(config, "shard", json_string(buf), &bad);
     jset(config, "jobs", json_integer(r->jobs), &bad);
+    jset(config, "max_failures", json_integer(r->max_failures), &bad);
+    jset(config, "whole_cells", json_boolean(r->whole_cells), &bad);
     jset(root, "config", config, &bad);
 
     jset(root, "elapsed_seconds", json_real(finite_or_zero(r->elapsed)), &bad);
+    jset(root, "ended", json_string(bc_run_end_name(r->end)), &bad);
+    jset(root, "ended_detail", jstr(r->end_detail), &bad);
 
     totals t = count_totals(r);
     json_t *tot = json_object();
@@ -635,6 +591,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(cell, "failed", json_integer(c->failed), &bad);
             jset(cell, "unsupported", json_integer(c->unsupported), &bad);
             jset(cell, "verdict", json_string(verdict_name(cell_verdict(c))), &bad);
+            jset(cell, "ended", json_string(bc_cell_end_name(c->end)), &bad);
             jappend(cells, cell, &bad);
         }
     jset(root, "cells", cells, &bad);
@@ -667,6 +624,11 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
         jset(jf, "replay", jstr(f->replay), &bad);
         jset(jf, "shrink_calls", json_integer(f->shrink_calls), &bad);
         jset(jf, "shrink_steps", json_integer(f->shrink_steps), &bad);
+        jset(jf, "shrink_end", json_string(bc_shrink_stop_name(f->shrink_stop)), &bad);
+        jset(jf, "flaky", json_boolean(f->flaky), &bad);
+        jset(jf, "first_detail", jstr(f->first_detail), &bad);
+        jset(jf, "corpus_line", f->corpus_line > 0 ? json_integer(f->corpus_line) : json_null(),
+             &bad);
         jappend(failures, jf, &bad);
     }
     jset(root, "failures", failures, &bad);
@@ -763,7 +725,7 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
         tests++;
         verdict v = cell_verdict(c);
         failures += v == V_FAIL;
-        skipped += v == V_UNSUPPORTED;
+        skipped += v == V_UNSUPPORTED || v == V_NOT_RUN;
     }
     snprintf(name, sizeof name, "broadcheck.%s", bc_rule_name((bc_rule)rule));
     x_start(w, "testsuite", bad);
@@ -821,8 +783,8 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
                     sb_printf(&t, "case:     %lld\n", LL(f->case_index));
                 else
                     sb_puts(&t, "case:     a corpus line\n");
-                sb_printf(&t, "detail:   %s\nshrink:   %d SUT calls, %d steps\nreplay:   %s\n",
-                          f->detail, f->shrink_calls, f->shrink_steps,
+                sb_printf(&t, "detail:   %s\nshrink:   %d SUT calls, %d steps%s\nreplay:   %s\n",
+                          f->detail, f->shrink_calls, f->shrink_steps, shrink_note(f),
                           f->replay ? f->replay : "(none)");
             }
             if (t.oom)
@@ -831,9 +793,11 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
                 x_text(w, t.data, bad);
             free(t.data);
             x_end(w, bad);
-        } else if (v == V_UNSUPPORTED) {
+        } else if (v == V_UNSUPPORTED || v == V_NOT_RUN) {
             char msg[160];
-            if (c->unsupported > 0)
+            if (v == V_NOT_RUN)
+                snprintf(msg, sizeof msg, "not run: %s", bc_cell_end_name(c->end));
+            else if (c->unsupported > 0)
                 snprintf(msg, sizeof msg, "unsupported by the SUT: %lld cases, none checked",
                          LL(c->unsupported));
             else
@@ -996,6 +960,11 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     if (r->corpus_replayed > 0 || r->corpus_failed > 0)
         sb_printf(b, "- **Corpus:** %lld lines replayed, %lld failed\n", LL(r->corpus_replayed),
                   LL(r->corpus_failed));
+    if (r->end != BC_RUN_COMPLETE || r->end_detail[0]) {
+        sb_printf(b, "- **%s:** ", r->end == BC_RUN_COMPLETE ? "Note" : "Ended early");
+        md_inline(b, r->end_detail[0] ? r->end_detail : bc_run_end_name(r->end));
+        sb_puts(b, "\n");
+    }
     sb_puts(b, "\n");
     if (notes && notes->warning) {
         sb_puts(b, "> **Warning:** ");
@@ -1009,6 +978,12 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_puts(b, "## Verdict: NOT CERTIFIED: incomplete\n\n"
                    "No case failed, but part of the run is missing (see the warning above), "
                    "so its cases were not checked.\n\n");
+    else if (certified && run_incomplete(r)) {
+        sb_puts(b, "## Verdict: NOT CERTIFIED: incomplete\n\nNo case failed, but the run "
+                   "ended before it checked everything: ");
+        md_inline(b, r->end_detail[0] ? r->end_detail : "some cells were cut short");
+        sb_puts(b, " (the cells marked *not run* or *cut short* below).\n\n");
+    }
     else if (certified)
         sb_printf(b, "## Verdict: CERTIFIED\n\nEvery property passed on every rule checked "
                      "(%lld cases passed in %d rule x property cells).\n\n",
@@ -1064,14 +1039,17 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
             else if (cell_verdict(c) == V_FAIL)
                 sb_printf(b, " ❌ %lld/%lld |", LL(c->failed), LL(c->failed + c->passed));
             else if (cell_verdict(c) == V_PASS)
-                sb_printf(b, " ✅ %lld |", LL(c->passed));
+                sb_printf(b, " ✅ %lld%s |", LL(c->passed), cell_cut(c) ? " (cut short)" : "");
+            else if (cell_verdict(c) == V_NOT_RUN)
+                sb_puts(b, " not run |");
             else
                 sb_puts(b, " unsupported |");
         }
         sb_puts(b, "\n");
     }
     sb_printf(b, "\n✅ N: N cases passed. ❌ n/N: n of N checked cases failed. unsupported: the "
-                 "SUT declined every case. –: not selected.\n\n"
+                 "SUT declined every case. not run: the run ended before the cell was "
+                 "checked. –: not selected.\n\n"
                  "Totals: %lld passed, %lld failed, %lld unsupported.\n\n",
               LL(t.passed), LL(t.failed), LL(t.unsupported));
 
@@ -1098,8 +1076,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
             sb_puts(b, " (corpus line)\n\n");
         sb_puts(b, "What disagreed:\n\n");
         md_code(b, f->detail, "");
-        sb_printf(b, "\nMinimal case (after %d SUT calls, %d simplifications):\n\n",
-                  f->shrink_calls, f->shrink_steps);
+        sb_printf(b, "\nMinimal case (after %d SUT calls, %d simplifications%s):\n\n",
+                  f->shrink_calls, f->shrink_steps, shrink_note(f));
         md_code(b, f->minimal, "");
         sb_puts(b, "\nOriginal case:\n\n");
         md_code(b, f->original, "");
@@ -1113,14 +1091,18 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
         for (int p = 0; p < np; p++) {
             const bc_cell *c = &r->cells[rule][p];
-            if (!c->selected || (c->unsupported <= 0 && cell_verdict(c) != V_UNSUPPORTED))
+            if (!c->selected ||
+                (c->unsupported <= 0 && cell_verdict(c) != V_UNSUPPORTED && !cell_cut(c)))
                 continue;
             any = 1;
             sb_puts(b, "- ");
             md_inline(b, property_name(p, pbuf, sizeof pbuf));
             sb_puts(b, " on ");
             md_inline(b, bc_rule_name((bc_rule)rule));
-            if (cell_verdict(c) == V_UNSUPPORTED)
+            if (cell_cut(c))
+                sb_printf(b, ": %s (%s)\n", cell_verdict(c) == V_NOT_RUN ? "not run" : "cut short",
+                          bc_cell_end_name(c->end));
+            else if (cell_verdict(c) == V_UNSUPPORTED)
                 sb_printf(b, ": unsupported (%lld cases declined by the SUT, none checked)\n",
                           LL(c->unsupported));
             else

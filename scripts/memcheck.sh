@@ -17,4 +17,9 @@ done
 "${vg[@]}" "$b/broadcheck" merge --quiet --json "$out/merged.json" --junit "$out/merged.xml" \
   --certificate "$out/merged.md" "$out/shard1.json" "$out/shard2.json"
 "${vg[@]}" "$b/tests/test_vector_format" >/dev/null
-echo "memcheck: broadcheck run, run --shard, merge and test_vector_format: no errors"
+# an external SUT: the worker pool, its spawner thread and cancel pipe, a
+# worker that fails a case, a shrink, a corpus append
+rm -f "$out/hostile.corpus"
+"${vg[@]}" "$b/broadcheck" run --sut "exec:$b/tests/bc_hostile_worker --on numpy --wrong-rank 3" \
+  --rule numpy,none --cases 200 --jobs 2 --quiet --corpus "$out/hostile.corpus" || [ $? -eq 1 ]
+echo "memcheck: broadcheck run, run --shard, merge, test_vector_format, an exec: SUT: no errors"

@@ -375,13 +375,20 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
         fprintf(report, "%s: cannot open: %s\n", path, strerror(errno));
         return -1;
     }
+    int status = bc_vector_check_stream(f, path, report, passed, failed, NULL);
+    fclose(f);
+    return status;
+}
+
+int bc_vector_check_stream(FILE *f, const char *path, FILE *report, long *passed, long *failed,
+                           long *malformed)
+{
     bc_vector *v = malloc(sizeof *v);
     char *line = NULL;
     size_t linecap = 0;
     ssize_t n;
-    long lineno = 0;
+    long lineno = 0, bad = 0;
     if (!v) {
-        fclose(f);
         fprintf(report, "%s: out of memory\n", path);
         return -1;
     }
@@ -392,6 +399,7 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
             fprintf(report, "%s:%ld: a NUL byte in the line; vector files are text\n", path,
                     lineno);
             (*failed)++;
+            bad++;
             continue;
         }
         if (bc_vector_line_is_partial(line)) { /* RULES.md §14: the partial reference */
@@ -402,6 +410,7 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
             else
                 fprintf(report, "%s:%ld: %s\n", path, lineno, detail);
             *failed += ok != 1;
+            bad += ok < 0; /* a syntax error: malformed input, not a failed check */
             continue;
         }
         int r = bc_vector_parse(line, v, why, sizeof why);
@@ -410,6 +419,7 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
         if (r < 0) {
             fprintf(report, "%s:%ld: syntax: %s\n", path, lineno, why);
             (*failed)++;
+            bad++;
             continue;
         }
         bc_error_kind got;
@@ -431,7 +441,8 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
     int read_error = ferror(f);
     free(line);
     free(v);
-    fclose(f);
+    if (malformed)
+        *malformed += bad;
     if (read_error) {
         fprintf(report, "%s: read error after line %ld\n", path, lineno);
         return -1;

@@ -7,6 +7,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +57,31 @@ static int exit_code(int wstatus)
     return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
 }
 
+/* Waits for pid; after deadline_s (> 0) it is killed. */
+static int wait_deadline(pid_t pid, int deadline_s, int *wstatus, struct rusage *ru)
+{
+    for (long waited_ms = 0;; waited_ms += 10) {
+        pid_t r = wait4(pid, wstatus, deadline_s > 0 ? WNOHANG : 0, ru);
+        if (r == pid)
+            return 0;
+        if (r < 0)
+            return -1;
+        if (waited_ms >= (long)deadline_s * 1000) {
+            kill(pid, SIGKILL);
+            return wait4(pid, wstatus, 0, ru) == pid ? 0 : -1;
+        }
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+}
+
 int bc_spawn(const char *const *args, bc_spawned *r)
+{
+    bc_spawn_opts none = {0, NULL, NULL, 0};
+    return bc_spawn_with(args, &none, r);
+}
+
+int bc_spawn_with(const char *const *args, const bc_spawn_opts *opts, bc_spawned *r)
 {
     memset(r, 0, sizeof *r);
     char out_path[] = "/tmp/bc_spawn_out_XXXXXX", err_path[] = "/tmp/bc_spawn_err_XXXXXX";
@@ -63,6 +90,9 @@ int bc_spawn(const char *const *args, bc_spawned *r)
     int status = -1;
     if (out_fd < 0 || err_fd < 0 || !argv)
         goto done;
+    int in_pipe[2] = {-1, -1};
+    if (opts->stdin_text && (strlen(opts->stdin_text) > 60000 || pipe(in_pipe) != 0))
+        goto done; /* (the text is written whole before the child reads: it must fit) */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -70,13 +100,35 @@ int bc_spawn(const char *const *args, bc_spawned *r)
     if (pid == 0) {
         dup2(out_fd, 1);
         dup2(err_fd, 2);
+        if (in_pipe[0] >= 0) {
+            dup2(in_pipe[0], 0);
+            close(in_pipe[0]);
+            close(in_pipe[1]);
+        }
+        for (const char *const *e = opts->env; e && *e; e++)
+            putenv((char *)*e);
+        if (opts->fsize_limit > 0) {
+            struct rlimit lim = {(rlim_t)opts->fsize_limit, (rlim_t)opts->fsize_limit};
+            signal(SIGXFSZ, SIG_DFL); /* broadcheck itself must cope with it */
+            setrlimit(RLIMIT_FSIZE, &lim);
+        }
         execv(argv[0], argv);
         _exit(127);
     }
+    if (in_pipe[0] >= 0) { /* a pipe, as a shell gives it: read once, never seekable */
+        close(in_pipe[0]);
+        size_t len = strlen(opts->stdin_text);
+        ssize_t n = write(in_pipe[1], opts->stdin_text, len);
+        close(in_pipe[1]);
+        if (n != (ssize_t)len)
+            goto done;
+    }
     int wstatus;
-    if (waitpid(pid, &wstatus, 0) != pid)
+    struct rusage ru;
+    if (wait_deadline(pid, opts->deadline_s, &wstatus, &ru) != 0)
         goto done;
     r->status = exit_code(wstatus);
+    r->maxrss_kb = ru.ru_maxrss;
     r->out = read_fd(out_fd);
     r->err = read_fd(err_fd);
     status = r->out && r->err ? 0 : -1;
@@ -150,6 +202,15 @@ void bc_scratch_remove(const char *dir)
         closedir(d);
     }
     rmdir(dir);
+}
+
+const char *bc_scratch_path(const char *dir, const char *name)
+{
+    static char paths[8][1024];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    return p;
 }
 
 int bc_scratch_file(const char *dir, const char *name, const char *text, size_t len, char *path,

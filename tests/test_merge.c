@@ -39,11 +39,7 @@ static int teardown(void **state)
 /* dir/name */
 static const char *at(const char *name)
 {
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ % 8];
-    snprintf(p, 512, "%s/%s", dir, name);
-    return p;
+    return bc_scratch_path(dir, name);
 }
 
 /* Runs broadcheck and checks its exit code, printing its output if it differs. */
@@ -64,12 +60,18 @@ static bc_spawned *cli(int want_status, const char *const *args)
     return &r;
 }
 
+/* 1: runs check every case of a failing cell too (--whole-cells), so the
+ * shards' counts add up to the whole run's exactly. */
+static int whole_cells = 1;
+
 /* A run of sut writing its JSON report to dir/name; shard "" for none. */
 static void run_shard(const char *sut, const char *shard, const char *name, int want_status)
 {
     const char *args[20] = {"run", "--sut", sut, "--cases", "1500", "--seed", "5", "--jobs", "2",
                             "--quiet", "--json", at(name)};
     int n = 12;
+    if (whole_cells)
+        args[n++] = "--whole-cells";
     if (shard[0]) {
         args[n++] = "--shard";
         args[n++] = shard;
@@ -180,6 +182,42 @@ static void test_mutant_shards_equal_whole(void **state)
     json_t *m = load(at("merged2.json"));
     assert_true(json_array_size(json_object_get(m, "failures")) > 0);
     json_decref(m);
+}
+
+/* With the per-cell stop (the default), a shard stops a failing cell at its
+ * own first failure: the merge has the unsharded run's verdicts, failures,
+ * minimal cases and replay lines, and its passing cells' counts; a failing
+ * cell's counts are what the shards checked (no fewer). */
+static void test_cell_stop_shards_keep_verdicts(void **state)
+{
+    (void)state;
+    whole_cells = 0;
+    run_shard("mutant:zero-wildcard", "", "stop-whole.json", 1);
+    run_shard("mutant:zero-wildcard", "1/2", "stop1.json", 1);
+    run_shard("mutant:zero-wildcard", "2/2", "stop2.json", 1);
+    whole_cells = 1;
+    const char *args[] = {"merge", "--quiet", "--json", at("stop-merged.json"), at("stop1.json"),
+                          at("stop2.json"), NULL};
+    cli(1, args);
+    json_t *m = load(at("stop-merged.json")), *w = load(at("stop-whole.json"));
+    json_t *mc = json_object_get(m, "cells"), *wc = json_object_get(w, "cells");
+    assert_int_equal(json_array_size(mc), json_array_size(wc));
+    for (size_t i = 0; i < json_array_size(wc); i++) {
+        json_t *a = json_array_get(mc, i), *b = json_array_get(wc, i);
+        assert_true(json_equal(json_object_get(a, "verdict"), json_object_get(b, "verdict")));
+        assert_true(json_equal(json_object_get(a, "ended"), json_object_get(b, "ended")));
+        json_int_t checked_a = json_integer_value(json_object_get(a, "passed")) +
+                               json_integer_value(json_object_get(a, "failed"));
+        json_int_t checked_b = json_integer_value(json_object_get(b, "passed")) +
+                               json_integer_value(json_object_get(b, "failed"));
+        if (strcmp(json_string_value(json_object_get(b, "verdict")), "fail") == 0)
+            assert_true(checked_a >= checked_b);
+        else
+            assert_int_equal(checked_a, checked_b);
+    }
+    assert_true(json_equal(json_object_get(m, "failures"), json_object_get(w, "failures")));
+    json_decref(m);
+    json_decref(w);
 }
 
 static void test_reference_shards_equal_whole(void **state)
@@ -409,14 +447,93 @@ static void test_bad_inputs(void **state)
     assert_int_equal(bc_scratch_count(dir, ".tmp."), 0);
 }
 
+/* Each shard replays its share of the corpus (line l on shard (l mod N) + 1,
+ * as cases): merged, the corpus is counted once, as in the unsharded run
+ * (each shard replayed it whole, and the merge counted it N times). */
+static void test_sharded_corpus_counted_once(void **state)
+{
+    (void)state;
+    const char *corpus = at("shared.corpus");
+    unlink(corpus);
+    const char *seed_corpus[] = {"run", "--sut", "mutant:left-aligned", "--cases", "500",
+                                 "--quiet", "--corpus", corpus, NULL};
+    cli(1, seed_corpus);
+    const char *names[3] = {"cwhole.json", "cs1.json", "cs2.json"};
+    const char *shards[3] = {NULL, "1/2", "2/2"};
+    for (int i = 0; i < 3; i++) {
+        const char *args[20] = {"run", "--sut", "mutant:left-aligned", "--cases", "1500",
+                                "--seed", "5", "--quiet", "--whole-cells", "--json",
+                                at(names[i]), "--corpus", corpus};
+        int n = 13;
+        if (shards[i]) {
+            args[n++] = "--shard";
+            args[n++] = shards[i];
+        }
+        args[n] = NULL;
+        cli(1, args);
+    }
+    const char *args[] = {"merge", "--quiet", "--json", at("cmerged.json"), at("cs1.json"),
+                          at("cs2.json"), NULL};
+    cli(1, args);
+    json_t *w = load(at("cwhole.json"));
+    assert_true(json_integer_value(json_object_get(json_object_get(w, "corpus"), "replayed")) > 1);
+    json_decref(w);
+    assert_same_report(at("cmerged.json"), at("cwhole.json"));
+}
+
+/* A failure whose text is not what the run would have written (a replay
+ * line that is not its case's, a case that is no vector line, a failure in
+ * a cell that says nothing failed) is refused, naming the field. */
+static void test_forged_failures_refused(void **state)
+{
+    (void)state;
+    run_shard("mutant:max-dim", "1/2", "f1.json", 1);
+    run_shard("mutant:max-dim", "2/2", "f2.json", 1);
+    static const struct {
+        const char *what, *key, *value, *want;
+    } forged[] = {
+        {"a forged replay line", "replay", "rm -rf ~", "failures[0].replay"},
+        {"a replay line of another case", "replay",
+         "broadcheck replay --sut mutant:max-dim --property shape-differential 'numpy [1] -> [1]'",
+         "failures[0].replay"},
+        {"a minimal case that is no vector line", "minimal", "numpy [1", "failures[0].minimal"},
+        {"a minimal case of another rule", "minimal", "none [1] -> [1]", "a case of rule none"},
+        {"a failure in a passing cell", NULL, NULL, "has no failed case"},
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
+        json_t *j = load(at("f2.json"));
+        json_t *f = json_array_get(json_object_get(j, "failures"), 0);
+        assert_non_null(f);
+        if (forged[i].key) {
+            json_object_set_new(f, forged[i].key, json_string(forged[i].value));
+        } else { /* the failure's cell says 0 failed */
+            json_t *cells = json_object_get(j, "cells");
+            for (size_t c = 0; c < json_array_size(cells); c++) {
+                json_t *cell = json_array_get(cells, c);
+                if (json_equal(json_object_get(cell, "rule"), json_object_get(f, "rule")) &&
+                    json_equal(json_object_get(cell, "property"), json_object_get(f, "property")))
+                    json_object_set_new(cell, "failed", json_integer(0));
+            }
+        }
+        save(j, at("forged.json"));
+        json_decref(j);
+        const char *inputs[] = {at("f1.json"), at("forged.json")};
+        const char *parts[] = {forged[i].want};
+        assert_refused(inputs, 2, at("forged.json"), parts, 1, forged[i].what);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mutant_shards_equal_whole),
+        cmocka_unit_test(test_cell_stop_shards_keep_verdicts),
         cmocka_unit_test(test_reference_shards_equal_whole),
         cmocka_unit_test(test_missing_shard_is_a_warning),
         cmocka_unit_test(test_corpus_failure_wins_its_cell),
         cmocka_unit_test(test_unknown_coverage_class_is_summed),
+        cmocka_unit_test(test_sharded_corpus_counted_once),
+        cmocka_unit_test(test_forged_failures_refused),
         cmocka_unit_test(test_bad_inputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -525,8 +525,9 @@ static void test_malformed_frames(void **state)
 
 /* ---- malformed streams from a real worker ------------------------------------ */
 
-/* Writes frames to a temporary file: `exec:cat FILE` then plays them. */
-static void stream_file(char *path, const raw *frames, int count, const char *tail, size_t tail_len)
+/* Writes bytes to a new temporary file, its path into path[64]. */
+static void bytes_file(char *path, const raw *frames, int count, const char *tail,
+                       size_t tail_len)
 {
     strcpy(path, "/tmp/bc_stream_XXXXXX");
     int fd = mkstemp(path);
@@ -538,18 +539,26 @@ static void stream_file(char *path, const raw *frames, int count, const char *ta
     close(fd);
 }
 
-/* Opens exec:cat on the stream and asks one shape question (or eval). */
+/* A worker that plays frames[0] (its HELLO, if count > 0), waits for the
+ * question, then plays the other frames and the tail, and asks it one
+ * shape question (or eval).  (Frames sent before the question is asked
+ * belong to no question: the harness discards such a worker.) */
 static void play(const raw *frames, int count, const char *tail, size_t tail_len, int eval,
                  const char *open_error, const char *answer_error)
 {
-    char path[64], spec[128], why[1024] = "";
-    stream_file(path, frames, count, tail, tail_len);
-    snprintf(spec, sizeof spec, "exec:cat %s", path);
+    char first[64], rest[64], spec[256], why[1024] = "";
+    bytes_file(first, frames, count > 0 ? 1 : 0, NULL, 0);
+    bytes_file(rest, frames + (count > 0), count > 0 ? count - 1 : 0, tail, tail_len);
+    if (count > 0)
+        snprintf(spec, sizeof spec, "exec:cat %s; head -c 1 >/dev/null; cat %s", first, rest);
+    else
+        snprintf(spec, sizeof spec, "exec:cat %s", first);
     bc_sut_options o = bc_sut_options_default();
     o.timeout_ms = 3000;
     const bc_sut *sut = bc_sut_open(spec, &o, why, sizeof why);
-    unlink(path);
     if (open_error) {
+        unlink(first);
+        unlink(rest);
         assert_null(sut);
         if (!strstr(why, open_error))
             fail_msg("opening: '%s' does not contain '%s'", why, open_error);
@@ -570,6 +579,8 @@ static void play(const raw *frames, int count, const char *tail, size_t tail_len
     } else {
         sut->ops->infer_shape(sut, &params, 2, shapes, &a);
     }
+    unlink(first);
+    unlink(rest);
     assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
     if (!strstr(a.message, answer_error))
         fail_msg("answer: '%s' does not contain '%s'", a.message, answer_error);
@@ -607,6 +618,11 @@ static void test_malformed_streams(void **state)
     play(hello_short, 2, NULL, 0, 1, NULL,
          "protocol error: an output of 4 bytes, expected 8 (the answer's shape [2] of int32");
     play(hello_shape_out, 2, NULL, 0, 0, NULL, "a shape answer carrying 4 output bytes");
+    /* one question, one answer: a second frame is this question's error */
+    raw hello_two_answers[3] = {hello, ok, ok};
+    play(hello_two_answers, 3, NULL, 0, 0, NULL,
+         "protocol error: the worker sent more bytes after its ANSWER");
+    play(hello_two_answers, 2, "junk", 4, 0, NULL, "the worker sent more bytes after its ANSWER");
 }
 
 int main(void)

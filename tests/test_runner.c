@@ -5,6 +5,7 @@
  * the whole; the corpus is replayed first and refuses a newer version.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,10 +18,14 @@
 
 #include "internal.h"
 
+/* 1: runs check every case of a failing cell too (--whole-cells). */
+static int whole_cells;
+
 static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int shard, int shards,
                                const char *corpus)
 {
     bc_run_config cfg = bc_run_config_default();
+    cfg.whole_cells = whole_cells;
     cfg.sut = sut;
     cfg.cases = cases;
     cfg.value_cases = cases / 4 > 0 ? cases / 4 : 1; /* value cases cost more */
@@ -73,7 +78,7 @@ static void assert_one_minimal(const bc_sut *sut, const bc_failure *fail, bc_vec
 {
     char why[512], detail[1024];
     assert_int_equal(bc_vector_parse(fail->minimal, v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     int tried = 0;
     for (long idx = 0;; idx++) {
         int k = bc_shrink_candidate(v, idx, cand);
@@ -106,7 +111,7 @@ static void assert_partial_failure(const bc_sut *sut, const bc_failure *fail)
     if (bc_replay_partial(bc_builtin_sut("reference"), fail->property, v, detail,
                           sizeof detail) == 1)
         fail_msg("%s: the reference fails '%s' too: %s", sut->name, fail->minimal, detail);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     for (long idx = 0; fail->shrink_calls < 2000; idx++) {
         int k = bc_pshrink_candidate(v, idx, cand);
         if (k < 0)
@@ -194,11 +199,17 @@ static void test_time_budget(void **state)
     assert_non_null(r);
     assert_int_equal(bc_run_exit_code(r), 0);
     assert_int_equal(r->cases, 0); /* a budget, not a count, is reported */
-    /* every cell got its share: at least one chunk of cases each */
+    /* Every cell got its share, or (on a machine so slow that the budget
+     * ran out before it) says it had none: never "unsupported". */
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
-        for (int p = 0; p < r->nproperties; p++)
-            if (r->cells[rule][p].selected && r->cells[rule][p].passed == 0)
-                fail_msg("cell %s x %d ran no case in its time share", bc_rule_name(rule), p);
+        for (int p = 0; p < r->nproperties; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (c->selected && c->passed == 0 && c->end != BC_CELL_NO_TIME)
+                fail_msg("cell %s x %d ran no case and does not say why", bc_rule_name(rule), p);
+            if (c->selected && c->passed > 0 && c->end != BC_CELL_RAN)
+                fail_msg("cell %s x %d ended %s", bc_rule_name(rule), p,
+                         bc_cell_end_name(c->end));
+        }
     assert_true(r->elapsed < 60); /* stopped by the budget, not by a case count */
     bc_run_result_free(r);
 }
@@ -236,37 +247,70 @@ static void test_shards_add_up(void **state)
 {
     (void)state;
     const bc_sut *sut = bc_builtin_sut("mutant:zero-wildcard");
-    bc_run_result *whole = run_with(sut, 4000, 1, 0, 1, NULL);
-    bc_run_result *s1 = run_with(sut, 4000, 1, 0, 3, NULL);
-    bc_run_result *s2 = run_with(sut, 4000, 2, 1, 3, NULL);
-    bc_run_result *s3 = run_with(sut, 4000, 1, 2, 3, NULL);
-    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
-        for (int p = 0; p < whole->nproperties; p++) {
-            const bc_cell *w = &whole->cells[rule][p];
-            assert_int_equal(w->passed, s1->cells[rule][p].passed + s2->cells[rule][p].passed +
-                                            s3->cells[rule][p].passed);
-            assert_int_equal(w->failed, s1->cells[rule][p].failed + s2->cells[rule][p].failed +
-                                            s3->cells[rule][p].failed);
+    const bc_run_result *shards[3];
+    bc_run_result *whole_stop = NULL, *whole;
+    for (whole_cells = 1; whole_cells >= 0; whole_cells--) {
+        whole = run_with(sut, 4000, 1, 0, 1, NULL);
+        bc_run_result *s1 = run_with(sut, 4000, 1, 0, 3, NULL);
+        bc_run_result *s2 = run_with(sut, 4000, 2, 1, 3, NULL);
+        bc_run_result *s3 = run_with(sut, 4000, 1, 2, 3, NULL);
+        shards[0] = s1, shards[1] = s2, shards[2] = s3;
+        for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+            for (int p = 0; p < whole->nproperties; p++) {
+                const bc_cell *w = &whole->cells[rule][p];
+                int64_t passed = 0, failed = 0;
+                for (int s = 0; s < 3; s++) {
+                    passed += shards[s]->cells[rule][p].passed;
+                    failed += shards[s]->cells[rule][p].failed;
+                }
+                /* the verdicts agree always; the counts exactly for whole
+                 * cells or a passing cell (a shard stops a failing cell at
+                 * its own first failure, and so checks more than the
+                 * whole run did, up to the earliest of them) */
+                assert_int_equal(w->failed > 0, failed > 0);
+                if (whole_cells || w->failed == 0) {
+                    assert_int_equal(w->passed, passed);
+                    assert_int_equal(w->failed, failed);
+                } else {
+                    assert_true(passed + failed >= w->passed + w->failed);
+                    assert_int_equal(w->failed, 1);
+                    assert_int_equal(w->end, BC_CELL_FIRST_FAILURE);
+                }
+            }
+        for (int c = 0; c < BC_COV_COUNT && whole_cells; c++)
+            assert_int_equal(whole->coverage[c], s1->coverage[c] + s2->coverage[c] +
+                                                     s3->coverage[c]);
+        /* the whole run's first failure of a cell is the earliest of the shards' */
+        for (int f = 0; f < whole->nfailures; f++) {
+            const bc_failure *wf = &whole->failures[f];
+            int64_t earliest = -1;
+            for (int s = 0; s < 3; s++) {
+                int idx = shards[s]->cells[wf->rule][wf->property].failure;
+                if (idx >= 0 && (earliest < 0 || shards[s]->failures[idx].case_index < earliest))
+                    earliest = shards[s]->failures[idx].case_index;
+            }
+            assert_int_equal(earliest, wf->case_index);
         }
-    for (int c = 0; c < BC_COV_COUNT; c++)
-        assert_int_equal(whole->coverage[c],
-                         s1->coverage[c] + s2->coverage[c] + s3->coverage[c]);
-    /* the whole run's first failure of a cell is the earliest of the shards' */
+        bc_run_result_free(s1);
+        bc_run_result_free(s2);
+        bc_run_result_free(s3);
+        if (whole_cells)
+            whole_stop = whole;
+    }
+    whole_cells = 0;
+    /* The per-cell stop finds the same failures, and a stopped cell's counts
+     * are those of its cases up to the first failing one. */
+    assert_int_equal(whole->nfailures, whole_stop->nfailures);
     for (int f = 0; f < whole->nfailures; f++) {
-        const bc_failure *wf = &whole->failures[f];
-        int64_t earliest = -1;
-        const bc_run_result *shards[3] = {s1, s2, s3};
-        for (int s = 0; s < 3; s++) {
-            int idx = shards[s]->cells[wf->rule][wf->property].failure;
-            if (idx >= 0 && (earliest < 0 || shards[s]->failures[idx].case_index < earliest))
-                earliest = shards[s]->failures[idx].case_index;
-        }
-        assert_int_equal(earliest, wf->case_index);
+        const bc_failure *a = &whole->failures[f], *b = &whole_stop->failures[f];
+        assert_int_equal(a->case_index, b->case_index);
+        assert_string_equal(a->minimal, b->minimal);
+        const bc_cell *c = &whole->cells[a->rule][a->property];
+        assert_int_equal(c->passed + c->failed + c->unsupported, a->case_index + 1);
+        assert_true(whole_stop->cells[a->rule][a->property].failed >= c->failed);
     }
     bc_run_result_free(whole);
-    bc_run_result_free(s1);
-    bc_run_result_free(s2);
-    bc_run_result_free(s3);
+    bc_run_result_free(whole_stop);
 }
 
 static void corpus_round_trip(const char *sut_name, int newer_version_check)
@@ -448,7 +492,7 @@ static bc_check check_line(const bc_sut *sut, const char *prop, const char *line
     bc_vector v;
     char why[512];
     assert_int_equal(bc_vector_parse(line, &v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     detail[0] = '\0';
     int id = bc_property_from_name(prop);
     assert_true(id >= 0);
@@ -603,7 +647,7 @@ static int64_t shrink_shapes(const bc_sut *sut, const char *line, char *shapes_o
     assert_non_null(v);
     char why[512], detail[1024];
     assert_int_equal(bc_vector_parse(line, v, why, sizeof why), 1);
-    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check_ctx ctx = {.sut = sut};
     int p = bc_property_from_name("shape-differential");
     assert_int_equal(bc_property_check(p, &ctx, v, detail, sizeof detail), BC_CHECK_FAIL);
     int64_t before = ctx.sut_calls;
@@ -659,6 +703,129 @@ static void test_shrink_lowers_a_shared_dim(void **state)
     assert_string_equal(shapes, "none [2] [2]");
 }
 
+/* ---- when a run stops -------------------------------------------------------- */
+
+/* --max-failures: the cells after the N-th failing one (in cell order) are
+ * not run, whatever --jobs is. */
+static void test_max_failures_same_for_any_jobs(void **state)
+{
+    (void)state;
+    const bc_sut *sut = bc_builtin_sut("mutant:left-aligned");
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = sut;
+    cfg.cases = 3000;
+    cfg.value_cases = 700;
+    cfg.max_failures = 2;
+    char why[512];
+    bc_run_result *one = bc_run(&cfg, why, sizeof why);
+    cfg.jobs = 4;
+    bc_run_result *four = bc_run(&cfg, why, sizeof why);
+    assert_non_null(one);
+    assert_non_null(four);
+    assert_same_result(one, four);
+    assert_int_equal(one->nfailures, 2);
+    assert_int_equal(one->end, BC_RUN_MAX_FAILURES);
+    int failing = 0, after = 0;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < one->nproperties; p++) {
+            const bc_cell *c = &one->cells[rule][p];
+            if (!c->selected)
+                continue;
+            if (failing == 2) { /* past the cutoff: not run, nothing counted */
+                assert_int_equal(c->end, BC_CELL_MAX_FAILURES);
+                assert_int_equal(c->passed + c->failed + c->unsupported, 0);
+                after++;
+            }
+            failing += c->failed > 0;
+        }
+    assert_true(after > 0);
+    bc_run_result_free(one);
+    bc_run_result_free(four);
+}
+
+/* A SUT whose every answer is a timeout the harness made (as an isolated
+ * SUT gives for a worker that never answers). */
+static int64_t dead_calls;
+static void dead_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
+                       bc_sut_answer *a)
+{
+    (void)sut, (void)p, (void)n, (void)shapes;
+    dead_calls++;
+    a->status = BC_SUT_INTERNAL_ERROR;
+    a->fault = BC_SUT_FAULT_TIMEOUT;
+    snprintf(a->message, sizeof a->message, "no answer within 2000 ms while answering");
+}
+
+/* After K questions in a row without an answer the cells in progress end
+ * (here: the first cell's shrink), and the next such question ends the run:
+ * K + 1 questions in all, where it used to be every case of every cell. */
+static void test_unresponsive_sut_ends_the_run(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {dead_infer, NULL, NULL};
+    static const bc_sut dead = {"dead", "1", "never answers", NULL, &ops};
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = &dead;
+    cfg.properties = 1u << bc_property_from_name("shape-differential");
+    cfg.unresponsive_after = 3;
+    dead_calls = 0;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    assert_int_equal(dead_calls, 4);
+    assert_int_equal(r->end, BC_RUN_UNRESPONSIVE);
+    assert_non_null(strstr(r->end_detail, "questions in a row got no answer"));
+    assert_int_equal(bc_run_exit_code(r), 1); /* the timeouts seen are failures */
+    assert_int_equal(r->nfailures, 2);
+    assert_int_equal(r->failures[0].shrink_stop, BC_SHRINK_UNRESPONSIVE);
+    int p = bc_property_from_name("shape-differential");
+    assert_int_equal(r->cells[BC_RULE_NONE][p].end, BC_CELL_FIRST_FAILURE);
+    assert_int_equal(r->cells[BC_RULE_PDPD][p].end, BC_CELL_UNRESPONSIVE);
+    bc_run_result_free(r);
+}
+
+/* config.interrupt set mid-run (by a signal handler in the CLI; here by the
+ * SUT itself, on its 5000th question, so the moment is exact): the run
+ * stops at once, keeps the failure found before, and says so. */
+static volatile sig_atomic_t interrupt_flag;
+static int64_t interrupt_calls;
+static void interrupting_infer(const bc_sut *sut, const bc_params *p, int n,
+                               const bc_shape *shapes, bc_sut_answer *a)
+{
+    (void)sut;
+    if (++interrupt_calls == 5000)
+        interrupt_flag = SIGINT;
+    const bc_sut *mutant = bc_builtin_sut("mutant:max-dim");
+    mutant->ops->infer_shape(mutant, p, n, shapes, a);
+}
+
+static void test_interrupt_keeps_what_was_found(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {interrupting_infer, NULL, NULL};
+    static const bc_sut sut = {"interrupting", "1", "test", NULL, &ops};
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = &sut;
+    cfg.rules = (1u << BC_RULE_NUMPY) | (1u << BC_RULE_PDPD);
+    cfg.properties = 1u << bc_property_from_name("shape-differential");
+    cfg.interrupt = &interrupt_flag;
+    interrupt_flag = 0;
+    interrupt_calls = 0;
+    char why[512];
+    bc_run_result *r = bc_run(&cfg, why, sizeof why);
+    assert_non_null(r);
+    assert_int_equal(bc_run_interrupted(r), SIGINT);
+    assert_int_equal(interrupt_calls, 5000); /* no question after the interrupt */
+    int p = bc_property_from_name("shape-differential");
+    const bc_cell *numpy = &r->cells[BC_RULE_NUMPY][p], *pdpd = &r->cells[BC_RULE_PDPD][p];
+    assert_int_equal(numpy->end, BC_CELL_FIRST_FAILURE); /* found and shrunk before */
+    assert_int_equal(r->nfailures, 1);
+    assert_int_equal(r->failures[0].shrink_stop, BC_SHRINK_MINIMAL);
+    assert_int_equal(pdpd->end, BC_CELL_INTERRUPTED);
+    assert_true(pdpd->passed > 0 && pdpd->passed < 50000);
+    bc_run_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +836,9 @@ int main(void)
         cmocka_unit_test(test_shards_add_up),
         cmocka_unit_test(test_corpus_replayed_first),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_max_failures_same_for_any_jobs),
+        cmocka_unit_test(test_unresponsive_sut_ends_the_run),
+        cmocka_unit_test(test_interrupt_keeps_what_was_found),
         cmocka_unit_test(test_follow_up_questions_asked),
         cmocka_unit_test(test_divisors_are_nonzero_as_stored),
         cmocka_unit_test(test_time_skips_declined_cells),

@@ -79,6 +79,13 @@ int bc_wire_parse_header(const unsigned char *h, bc_wire_header *out, char *why,
 int bc_wire_split(const unsigned char *data, size_t len, bc_wire_header *h,
                   const unsigned char **payload, char *why, size_t cap);
 
+/* Makes text a worker sent (names, messages, its stderr) safe to print on
+ * a terminal and in one-line reports, in place: every byte of an invalid
+ * UTF-8 sequence, every control character (C0 including newline and tab,
+ * DEL, and C1 such as the 8-bit CSI U+009B) becomes '?', so no escape
+ * sequence reaches a terminal.  Returns s. */
+char *bc_wire_printable(char *s);
+
 /* ---- messages ----------------------------------------------------------- */
 
 typedef struct bc_wire_hello {

@@ -262,6 +262,49 @@ int bc_wire_decode_fatal(const unsigned char *p, size_t len, char *message, size
     return 0;
 }
 
+/* ---- text from a worker ---------------------------------------------------- */
+
+/* The length of the valid UTF-8 sequence at s and its code point; 0 if
+ * there is none (overlong forms, surrogates, past U+10FFFF). */
+static int utf8_sequence(const unsigned char *s, unsigned *cp)
+{
+    static const unsigned lead_mask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+    int n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
+          : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    unsigned v = s[0] & lead_mask[n];
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+char *bc_wire_printable(char *s)
+{
+    unsigned char *in = (unsigned char *)s, *out = in;
+    while (*in) {
+        unsigned cp;
+        int n = utf8_sequence(in, &cp);
+        if (n == 0 || cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
+            *out++ = '?';
+            in += n ? n : 1;
+            continue;
+        }
+        memmove(out, in, (size_t)n);
+        out += n;
+        in += n;
+    }
+    *out = '\0';
+    return s;
+}
+
 /* ---- SHAPE and EVAL ------------------------------------------------------ */
 
 void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,

@@ -122,9 +122,12 @@ int main(int argc, char **argv)
         a += 2;
     }
     /* The protocol gets private copies of fds 0 and 1; the adapter's own
-     * stdout goes to stderr and its stdin is empty. */
-    int proto_in = dup(0), proto_out = dup(1);
-    int null_fd = open("/dev/null", O_RDONLY);
+     * stdout goes to stderr and its stdin is empty.  The copies are
+     * close-on-exec: a process the adapter starts must not hold the answer
+     * pipe, or the harness would wait for its end after the worker died and
+     * take a crash for a timeout. */
+    int proto_in = fcntl(0, F_DUPFD_CLOEXEC, 3), proto_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (proto_in < 0 || proto_out < 0 || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
         return fatal(1, "cannot set up its file descriptors");
     close(null_fd);

@@ -9,6 +9,7 @@
 #ifndef BROADCHECK_PROPERTIES_H
 #define BROADCHECK_PROPERTIES_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -55,6 +56,18 @@ typedef struct bc_run_config {
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
     int progress;             /* 1: a progress line on stderr */
     int64_t partial_cases;    /* per cell of a partial property (RULES.md §14) */
+    /* Stopping early (docs/PROPERTIES.md, "When a run stops"): */
+    int whole_cells;          /* 0: a cell stops at its first failing case (its counts are
+                                 of the cases up to it); 1: every cell runs its budget */
+    int max_failures;         /* > 0: the cells after the N-th failing one (in cell order)
+                                 are not run; 0: no limit */
+    int unresponsive_after;   /* K > 0: after K consecutive questions that timed out or
+                                 crashed, the cells in progress end ("SUT unresponsive");
+                                 one more such question with no answer between ends the
+                                 run; 0: never */
+    const volatile sig_atomic_t *interrupt; /* NULL, or set to a signal number (by a
+                                 handler, with bc_sut_interrupt) to stop the run: the result
+                                 holds what was found so far, marked interrupted */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
@@ -69,6 +82,13 @@ void bc_run_result_free(bc_run_result *r);
 /* 0 every check passed, 1 a property failed (BC_EXIT_* of the CLI). */
 int bc_run_exit_code(const bc_run_result *r);
 
+/* The signal that interrupted the run (config.interrupt), or 0. */
+int bc_run_interrupted(const bc_run_result *r);
+
+/* NULL, or why the run's new failures could not be appended to the corpus
+ * (a full disk): the result is whole, the corpus as it was before. */
+const char *bc_run_corpus_error(const bc_run_result *r);
+
 /* A shrunk failure of a run (one per failing cell, in cell order).  The
  * strings belong to the result. */
 typedef struct bc_failure_info {
@@ -80,11 +100,44 @@ typedef struct bc_failure_info {
     const char *detail;   /* what disagreed on the minimal case */
     const char *replay;   /* the command line that reproduces it */
     int shrink_calls;     /* SUT calls the shrink made */
+    int minimal_reached;  /* 0: the shrink stopped early (call limit, time, interrupt,
+                             SUT unresponsive): a failing case, maybe not 1-minimal */
+    int flaky;            /* 1: the case passed when checked again */
 } bc_failure_info;
 
 int bc_run_failure_count(const bc_run_result *r);
 /* Failure i, 0 <= i < bc_run_failure_count(r). */
 bc_failure_info bc_run_failure(const bc_run_result *r, int i);
+
+/* ---- the files a run writes (properties/file_io.c, corpus.c) -------------- */
+
+/* 1 if path means standard output: "-" or "/dev/stdout". */
+int bc_output_is_stdout(const char *path);
+
+/* Whether a report (named `what`, e.g. "JSON report") can be written at
+ * path, said before a run that may take hours: standard output, or a
+ * regular file or a free name (a symbolic link to a regular file is
+ * followed) in a writable folder.  A folder, FIFO, device, socket or
+ * symbolic link to nothing is refused, never replaced.  0, or -1 with why. */
+int bc_output_check(const char *what, const char *path, char *why, size_t cap);
+
+/* Writes data[len] at path whole or not at all: built elsewhere, written
+ * to an unnamed temporary file in the target's folder, synced and renamed
+ * over the target; or streamed to standard output for "-"/"/dev/stdout".
+ * The same refusals as bc_output_check.  0, or -1 with why (naming what,
+ * the path and the system's reason); nothing is left behind on failure. */
+int bc_write_whole(const char *what, const char *path, const char *data, size_t len, char *why,
+                   size_t cap);
+
+/* 1 if a and b name one file: the same existing file (even through other
+ * names or links), the same free name once folders are resolved, or both
+ * standard output. */
+int bc_same_file(const char *a, const char *b);
+
+/* Whether path can be used as a corpus: a regular file that can be read
+ * and appended to, or a free name in a writable folder.  0, or -1 with why.
+ * bc_run checks it before any case runs. */
+int bc_corpus_check(const char *path, char *why, size_t cap);
 
 /* ---- replay -------------------------------------------------------------- */
 

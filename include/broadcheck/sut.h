@@ -28,11 +28,23 @@ typedef enum bc_sut_status {
     BC_SUT_INTERNAL_ERROR /* the SUT failed (crash, bad output, exception) */
 } bc_sut_status;
 
+/* Why an external SUT gave no answer of its own (the harness made the
+ * internal-error answer): what the runner counts to find a SUT that has
+ * stopped answering, and what an interrupted question is told by. */
+typedef enum bc_sut_fault {
+    BC_SUT_FAULT_NONE,        /* the SUT answered (any status) */
+    BC_SUT_FAULT_TIMEOUT,     /* no answer within the timeout */
+    BC_SUT_FAULT_DIED,        /* the worker crashed, exited, or was killed for memory */
+    BC_SUT_FAULT_PROTOCOL,    /* a malformed, oversized, unexpected or surplus frame */
+    BC_SUT_FAULT_INTERRUPTED  /* cut short by bc_sut_interrupt: not the SUT's doing */
+} bc_sut_fault;
+
 typedef struct bc_sut_answer {
     bc_sut_status status;
     bc_error_kind kind; /* with BC_SUT_REJECTED: the kind, or BC_OK if the SUT has none */
     bc_shape shape;     /* with BC_SUT_OK */
     char message[320];  /* optional, for reports (as long as bc_error's) */
+    bc_sut_fault fault; /* with BC_SUT_INTERNAL_ERROR from an external SUT */
 } bc_sut_answer;
 
 typedef struct bc_sut bc_sut;
@@ -75,6 +87,7 @@ typedef struct bc_sut_panswer {
     bc_error_kind kind; /* with BC_SUT_REJECTED: the kind, or BC_OK */
     bc_pshape shape;    /* with BC_SUT_OK */
     char message[320];
+    bc_sut_fault fault; /* with BC_SUT_INTERNAL_ERROR from an external SUT */
 } bc_sut_panswer;
 
 /* What partial shapes a SUT takes (bc_sut_partial_caps_of): a question with

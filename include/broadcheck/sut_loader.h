@@ -9,9 +9,10 @@
  *   exec:COMMAND  a worker started as `sh -c COMMAND` that speaks the wire
  *                 protocol (wire/PROTOCOL.md) on its stdin/stdout.
  * An external SUT runs out of process (docs/ISOLATION.md): a crash, abort,
- * hang, runaway allocation, write past its output or malformed answer is an
- * internal-error answer naming the fault, and the next question gets a
- * fresh worker.  The returned bc_sut is safe to share between threads (each
+ * hang, runaway allocation, write past its output, malformed, oversized or
+ * surplus answer is an internal-error answer naming the fault (and its
+ * bc_sut_fault), and the next question gets a fresh worker.  Workers die
+ * with the harness, even a SIGKILLed one.  The returned bc_sut is safe to share between threads (each
  * concurrent question has its own worker, from a pool).
  */
 #ifndef BROADCHECK_SUT_LOADER_H
@@ -50,6 +51,13 @@ const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *wh
 /* Stops the SUT's workers and frees it.  No other thread may be using it.
  * NULL and built-in SUTs are ignored. */
 void bc_sut_close(const bc_sut *sut);
+
+/* Async-signal-safe (call it from a SIGINT handler): every question in
+ * flight to an external SUT is cut short, its worker killed and reaped by
+ * the thread that asked, and every later question is answered at once with
+ * BC_SUT_FAULT_INTERRUPTED, starting no worker.  Built-in SUTs answer as
+ * before (their questions are short). */
+void bc_sut_interrupt(const bc_sut *sut);
 
 /* What the SUT declares, one line ("shape; rules numpy,none; ops add; ..."),
  * into buf[cap].  Built-in SUTs answer every question. */

@@ -85,6 +85,11 @@ int bc_vector_check(const bc_vector *v, bc_error_kind *got, bc_shape *got_shape,
  * (a syntax error counts as failed).  Returns -1 if the file cannot be
  * read (reason printed), else 0. */
 int bc_vector_check_file(const char *path, FILE *report, long *passed, long *failed);
+/* The same on an open stream read once (a pipe, /dev/stdin), `name` in the
+ * messages; *malformed (if not NULL) counts the lines that are not vectors
+ * (a syntax error or a NUL byte), which are among *failed. */
+int bc_vector_check_stream(FILE *f, const char *name, FILE *report, long *passed, long *failed,
+                           long *malformed);
 
 
 /* ---- partial cases (spec/README.md, "Partial shapes") -------------------- */

@@ -1,0 +1,128 @@
+/*
+ * Replaying one case, as 'broadcheck replay' does, and the replay line the
+ * runner prints for every failure it shrinks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* s as one POSIX shell word: as is when it has only safe characters, else
+ * in single quotes (a ' inside becomes '\''), so that a replay line with an
+ * `exec:python3 worker.py` SUT pastes into a shell as printed. */
+static char *shell_word(const char *s)
+{
+    size_t n = strlen(s), quotes = 0;
+    int safe = n > 0;
+    for (const char *p = s; *p; p++) {
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                (*p >= '0' && *p <= '9') || strchr("_./:=,+-@%", *p) != NULL;
+        quotes += *p == '\'';
+    }
+    char *w = malloc(n + 3 * quotes + 3);
+    if (!w || safe)
+        return w ? memcpy(w, s, n + 1) : NULL;
+    char *o = w;
+    *o++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return w;
+}
+
+char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
+{
+    const char *fmt = "broadcheck replay --sut %s --property %s %s";
+    char *sut = shell_word(sut_name), *text = shell_word(vector_line);
+    char *line = NULL;
+    if (sut && text) {
+        int len = snprintf(NULL, 0, fmt, sut, property, text);
+        line = malloc((size_t)len + 1);
+        if (line)
+            snprintf(line, (size_t)len + 1, fmt, sut, property, text);
+    }
+    free(sut);
+    free(text);
+    return line;
+}
+
+int bc_property_applies(int property, bc_rule rule)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    return property >= 0 && property < count && ((props[property].rules >> rule) & 1u);
+}
+
+/* A replay's exit status (0 pass, 1 fail, 2 could not be checked) for check k. */
+static int replay_verdict(bc_check k, bc_check_ctx *ctx, char *detail, size_t cap)
+{
+    bc_check_ctx_release(ctx);
+    switch (k) {
+    case BC_CHECK_PASS: return 0;
+    case BC_CHECK_FAIL: return 1;
+    default:
+        if (!detail[0])
+            snprintf(detail, cap, "the SUT does not support a query this property needs");
+        return 2;
+    }
+}
+
+int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    if (property < 0 || property >= count) {
+        snprintf(detail, cap, "no property %d", property);
+        return 2;
+    }
+    if (!bc_property_applies(property, c->params.rule)) {
+        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
+                 bc_rule_name(c->params.rule));
+        return 2;
+    }
+    /* A value property on a shape line would have nothing to compute and
+     * pass unexamined (and a shape property would ignore a line's values). */
+    if (props[property].values != c->value.present) {
+        snprintf(detail, cap, "property %s checks %s, but the case is a %s line (%s)",
+                 props[property].name, props[property].values ? "values" : "shapes",
+                 c->value.present ? "value" : "shape",
+                 props[property].values ? "add op=OP dtype=DTYPE, as 'broadcheck run' prints "
+                                          "a value case"
+                                        : "drop its op=, dtype= and value options");
+        return 2;
+    }
+    if (props[property].partial) {
+        snprintf(detail, cap, "property %s takes a partial case (bc_replay_partial)",
+                 props[property].name);
+        return 2;
+    }
+    bc_check_ctx ctx = {.sut = sut};
+    return replay_verdict(bc_property_check(property, &ctx, c, detail, cap), &ctx, detail, cap);
+}
+
+int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
+                      size_t cap)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    if (property < 0 || property >= count || !props[property].partial) {
+        snprintf(detail, cap, "a partial case goes to a partial property (partial-soundness, "
+                 "partial-precision, partial-symbols, partial-static-agrees)");
+        return 2;
+    }
+    if (!bc_property_applies(property, c->params.rule)) {
+        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
+                 bc_rule_name(c->params.rule));
+        return 2;
+    }
+    bc_check_ctx ctx = {.sut = sut};
+    return replay_verdict(bc_pproperty_check(property, &ctx, c, detail, cap), &ctx, detail, cap);
+}

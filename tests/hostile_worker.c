@@ -1,0 +1,233 @@
+/*
+ * A worker that misbehaves on purpose, for tests/test_faults.c: it speaks
+ * the wire protocol on stdin/stdout (run as `--sut exec:bc_hostile_worker
+ * ...`), declares shape questions on every rule, and answers as the
+ * reference does, except as its options say:
+ *
+ *   --on RULE       the misbehaviours given after it apply to questions of
+ *                   RULE only (before any --on: to every question)
+ *   --wrong-rank R  a wrong result shape (one axis more) when the first
+ *                   shape has rank R: an ordinary property failure
+ *   --never         never answers (reads and ignores the questions)
+ *   --spin          writes its pid to the --marker file, then spins at
+ *                   100 % CPU forever
+ *   --double        sends its answer twice, in one write
+ *   --huge MB       sends an ANSWER frame of MB megabytes (within the
+ *                   protocol's limit, far past what a shape answer needs)
+ *   --escape        answers "internal error" with a message full of
+ *                   terminal escapes; its HELLO name has some too
+ *   --marker FILE   where --spin says it is spinning (written, then renamed)
+ *   --log FILE      appends one line per question received
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wire/wire.h"
+
+/* A misbehaviour and the rule it applies to (-1: every rule; 0: off). */
+typedef struct when {
+    int on;
+    int rule;
+} when;
+
+typedef struct options {
+    int wrong_rank;
+    when wrong, never, spin, dbl, escape, huge;
+    long huge_mb;
+    const char *marker, *log;
+} options;
+
+static int applies(when w, const bc_wire_question *q)
+{
+    return w.on && (w.rule < 0 || w.rule == (int)q->params.rule);
+}
+
+static const char escapes[] = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\xc2\x9b" "31m\r\n";
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void say_spinning(const char *marker)
+{
+    char tmp[4096], pid[32];
+    snprintf(tmp, sizeof tmp, "%s.part", marker);
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+        write_all(fd, pid, (size_t)len);
+        close(fd);
+        rename(tmp, marker); /* the test sees the whole pid or nothing */
+    }
+    for (volatile unsigned long spins = 0;; spins++)
+        continue;
+}
+
+static void log_question(const char *log)
+{
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+        write_all(fd, "question\n", 9);
+        close(fd);
+    }
+}
+
+/* Reads one whole frame into *buf; 1, or 0 at the end of the input. */
+static int read_frame(bc_wbuf *in, bc_wire_header *h, const unsigned char **payload)
+{
+    char why[256];
+    for (;;) {
+        int got = bc_wire_split(in->data, in->len, h, payload, why, sizeof why);
+        if (got < 0)
+            exit(3);
+        if (got == 1)
+            return 1;
+        if (in->cap < in->len + 65536) {
+            in->cap = in->len + 65536 + (in->len >= 12 ? h->length : 0);
+            in->data = realloc(in->data, in->cap);
+            if (!in->data)
+                exit(4);
+        }
+        ssize_t n = read(0, in->data + in->len, in->cap - in->len);
+        if (n <= 0)
+            return 0;
+        in->len += (size_t)n;
+    }
+}
+
+static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
+{
+    if (applies(o->never, q))
+        return;
+    if (applies(o->spin, q))
+        say_spinning(o->marker);
+    static bc_wire_answer a;
+    memset(&a, 0, sizeof a);
+    bc_error err;
+    bc_error_kind kind = bc_infer(&q->params, q->n, q->shapes, &a.shape, &err);
+    a.status = kind == BC_OK ? BC_SUT_OK : BC_SUT_REJECTED;
+    a.kind = kind;
+    if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 && q->shapes[0].rank == o->wrong_rank &&
+        a.shape.rank < BC_MAX_RANK)
+        a.shape.dims[a.shape.rank++] = 1;
+    if (applies(o->escape, q)) {
+        a.status = BC_SUT_INTERNAL_ERROR;
+        a.kind = BC_OK;
+        snprintf(a.message, sizeof a.message, "bad %s news", escapes);
+    }
+    bc_wbuf out = {0};
+    if (applies(o->huge, q)) {
+        /* a frame that says, and carries, huge_mb megabytes */
+        size_t len = (size_t)o->huge_mb << 20;
+        unsigned char head[12] = {BC_WIRE_MAGIC0, BC_WIRE_MAGIC1, BC_WIRE_ANSWER, 0};
+        memcpy(head + 4, &seq, 4);
+        uint32_t n32 = (uint32_t)len;
+        memcpy(head + 8, &n32, 4);
+        char *junk = calloc(1, len);
+        if (!junk || write_all(1, head, sizeof head) != 0 || write_all(1, junk, len) != 0)
+            exit(0);
+        free(junk);
+        return;
+    }
+    bc_wire_encode_answer(&out, seq, &a);
+    if (applies(o->dbl, q)) {
+        unsigned char *copy = malloc(out.len);
+        if (!copy)
+            exit(4);
+        memcpy(copy, out.data, out.len);
+        bc_wbuf_bytes(&out, copy, out.len); /* the same frame again, in the same write */
+        free(copy);
+    }
+    if (write_all(1, out.data, out.len) != 0)
+        exit(0);
+    bc_wbuf_free(&out);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    const char *name = "hostile";
+    int rule = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--on") == 0 && v) {
+            bc_rule r;
+            if (bc_rule_from_name(v, &r) != 0)
+                return 2;
+            rule = (int)r;
+            i++;
+        } else if (strcmp(a, "--wrong-rank") == 0 && v) {
+            o.wrong_rank = atoi(v);
+            o.wrong = (when){1, rule};
+            i++;
+        } else if (strcmp(a, "--huge") == 0 && v) {
+            o.huge_mb = atol(v);
+            o.huge = (when){1, rule};
+            i++;
+        } else if (strcmp(a, "--marker") == 0 && v) {
+            o.marker = v;
+            i++;
+        } else if (strcmp(a, "--log") == 0 && v) {
+            o.log = v;
+            i++;
+        } else if (strcmp(a, "--never") == 0) {
+            o.never = (when){1, rule};
+        } else if (strcmp(a, "--spin") == 0) {
+            o.spin = (when){1, rule};
+        } else if (strcmp(a, "--double") == 0) {
+            o.dbl = (when){1, rule};
+        } else if (strcmp(a, "--escape") == 0) {
+            o.escape = (when){1, rule};
+            name = "hostile\x1b[2J\x1b]0;pwned\x07";
+        } else {
+            fprintf(stderr, "bc_hostile_worker: unknown option '%s'\n", a);
+            return 2;
+        }
+    }
+    if (o.spin.on && !o.marker)
+        return 2;
+    static bc_wire_hello hello;
+    hello.protocol = BC_WIRE_PROTOCOL_VERSION;
+    snprintf(hello.name, sizeof hello.name, "%s", name);
+    snprintf(hello.version, sizeof hello.version, "1");
+    snprintf(hello.description, sizeof hello.description, "a worker that misbehaves%s",
+             o.escape.on ? escapes : "");
+    hello.caps.features = BC_ADAPTER_FEATURE_SHAPE;
+    hello.caps.rules = (1u << BC_RULE_COUNT) - 1;
+    hello.caps.profiles = (1u << BC_PROFILE_COUNT) - 1; /* the reference follows them all */
+    hello.caps.max_rank = BC_MAX_RANK;
+    hello.caps.max_operands = BC_WIRE_MAX_SHAPES;
+    bc_wbuf out = {0}, in = {0};
+    bc_wire_encode_hello(&out, &hello);
+    if (write_all(1, out.data, out.len) != 0)
+        return 1;
+    bc_wbuf_free(&out);
+    static bc_wire_question q;
+    bc_wire_header h;
+    const unsigned char *payload;
+    char why[512];
+    while (read_frame(&in, &h, &payload)) {
+        if (o.log)
+            log_question(o.log);
+        if (bc_wire_decode_question(h.type, payload, h.length, &q, why, sizeof why) != 0)
+            return 3;
+        answer(&o, &q, h.seq);
+        size_t used = BC_WIRE_HEADER_SIZE + h.length;
+        memmove(in.data, in.data + used, in.len - used);
+        in.len -= used;
+    }
+    return 0;
+}
