@@ -26,6 +26,8 @@ static const char *const coverage_names[BC_COV_COUNT] = {
     [BC_COV_VALUE_SELECT] = "value-where",
     [BC_COV_VALUE_BROADCAST] = "value-broadcast",
     [BC_COV_VALUE_SUM_TO_SHAPE] = "value-sum-to-shape",
+    [BC_COV_VALUE_HIGH_RANK] = "value-rank-7-plus",
+    [BC_COV_VALUE_MANY_OPERANDS] = "value-many-operands",
 };
 
 const char *bc_coverage_name(bc_coverage c)

@@ -34,6 +34,8 @@ typedef enum bc_coverage {
     BC_COV_VALUE_SELECT,   /* ... where */
     BC_COV_VALUE_BROADCAST,   /* ... broadcast */
     BC_COV_VALUE_SUM_TO_SHAPE, /* ... sum-to-shape */
+    BC_COV_VALUE_HIGH_RANK,    /* ... an operand of rank 7 or more (past many kernels' 6) */
+    BC_COV_VALUE_MANY_OPERANDS, /* ... elementwise on 5 or more operands */
     BC_COV_COUNT
 } bc_coverage;
 
@@ -55,6 +57,7 @@ typedef struct bc_failure {
     char detail[512];    /* what disagreed, on the minimal case */
     int shrink_calls;    /* SUT calls the shrink made */
     int shrink_steps;    /* successful simplifications */
+    int shrink_exhausted; /* 1: stopped at --max-shrink-calls, not proven 1-minimal */
 } bc_failure;
 
 struct bc_run_result {
@@ -89,7 +92,9 @@ char *bc_replay_line(const char *sut_name, const char *property, const char *vec
 typedef enum bc_check {
     BC_CHECK_PASS,
     BC_CHECK_FAIL,
-    BC_CHECK_UNSUPPORTED /* the SUT declines a query the property needs */
+    BC_CHECK_UNSUPPORTED, /* the SUT declines a query the property needs */
+    BC_CHECK_INVALID      /* the case is not one broadcheck computes (bc_value_case_check):
+                             whoever made it has a bug; never the SUT's failure */
 } bc_check;
 
 typedef struct bc_arena bc_arena; /* value.h */
@@ -117,14 +122,25 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
  * case: no single simplification (drop an operand, an axis, an option, an
  * axes entry; lower a dim to 0, 1, 2, half or one less; a negative dim to
  * -1; a value case's layout and values to 0, its dtype to int32, its op to
- * add) still fails.  Stops early after max_calls SUT calls.  Writes the
- * failure detail of the final case; returns the simplifications made. */
+ * add) still fails.  Stops early after max_calls SUT calls, with *exhausted
+ * set if a simplification was then left untried (the case is not proven
+ * 1-minimal; reports say so).  Writes the failure detail of the final case;
+ * returns the simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
-              size_t cap);
+              size_t cap, int *exhausted);
 /* The idx-th simplification of c, written into out: 1 if there is one (out
  * differs from c), 0 if this one does not apply, -1 past the end of the
  * list.  Exposed so a test can prove a shrunk case 1-minimal. */
 int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out);
+
+/* ---- alignment (align.c) ---------------------------------------------- */
+
+/* How operand i of c lines up under its rule: axis_of[k] is the frame axis
+ * its axis k lands on, -1 if none (outside a pdpd window, an explicit axis
+ * out of range).  The frame is the axes of the result the rule gives when it
+ * accepts (the largest rank; pdpd's A, or the larger operand for paddle;
+ * explicit's target); c need not be accepted.  Returns the frame's rank. */
+int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK]);
 
 /* ---- coverage (classify.c) ------------------------------------------- */
 

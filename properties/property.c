@@ -132,7 +132,7 @@ int bc_property_from_name(const char *name)
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
                      bc_vector *c)
 {
-    bc_gen_request req = {rule, 0, 0, 30, 0, 0};
+    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
@@ -793,5 +793,7 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
     detail[0] = '\0';
     if (ctx->arena)
         bc_arena_reset(ctx->arena);
+    if (properties[property].values && bc_value_case_check(c, detail, cap) != 0)
+        return BC_CHECK_INVALID;
     return checks[property](ctx, c, detail, cap);
 }

@@ -37,6 +37,11 @@ typedef struct worker {
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
     bc_vector *scratch;
+    /* A case the generator made that broadcheck does not compute (a bug in
+     * broadcheck, never the SUT's failure): the first one seen. */
+    int invalid_cell;
+    int64_t invalid_case;
+    char invalid_detail[1024];
 } worker;
 
 typedef struct runner {
@@ -257,6 +262,14 @@ static void *work(void *arg)
             bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
             bc_check verdict =
                 bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail);
+            if (verdict == BC_CHECK_INVALID) {
+                if (w->invalid_cell < 0) {
+                    w->invalid_cell = cell;
+                    w->invalid_case = i;
+                    snprintf(w->invalid_detail, sizeof w->invalid_detail, "%s", detail);
+                }
+                continue;
+            }
             if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
                 bc_classify(w->scratch, w->coverage, w->rejects);
             switch (verdict) {
@@ -287,7 +300,7 @@ static void *work(void *arg)
 
 static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_t index,
                           const char *original, bc_vector *minimal, const char *detail,
-                          int calls, int steps)
+                          int calls, int steps, int exhausted)
 {
     bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
     if (!grown)
@@ -307,6 +320,7 @@ static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_
              detail[0] ? detail : "the failure did not reproduce on the shrunk case: a flaky SUT");
     f->shrink_calls = calls;
     f->shrink_steps = steps;
+    f->shrink_exhausted = exhausted;
     res->cells[rule][property].failure = res->nfailures++;
     return f->original && f->minimal && f->replay ? 0 : -1;
 }
@@ -346,13 +360,13 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
             bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
             if (k == BC_CHECK_PASS) {
                 cell->passed++;
-            } else if (k == BC_CHECK_UNSUPPORTED) {
-                cell->unsupported++;
+            } else if (k == BC_CHECK_UNSUPPORTED || k == BC_CHECK_INVALID) {
+                cell->unsupported++; /* invalid: never, bc_corpus_read refuses such lines */
             } else {
                 cell->failed++;
                 res->corpus_failed++;
                 if (cell->failure < 0 &&
-                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0))
+                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0, 0))
                     status = -1;
             }
         }
@@ -429,6 +443,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         }
         for (int c = 0; c < run.ncells; c++)
             workers[j].cells[c].first_failure = -1;
+        workers[j].invalid_cell = -1;
     }
     for (int j = 0; j < cfg->jobs && ok; j++) {
         if (pthread_create(&threads[j], NULL, work, &workers[j]) != 0) {
@@ -444,6 +459,15 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         fprintf(stderr, "\r%*s\r", 100, "");
     if (!ok || started == 0)
         goto oom;
+    for (int j = 0; j < started; j++)
+        if (workers[j].invalid_cell >= 0) {
+            const cell_ref *ref = &run.cells[workers[j].invalid_cell];
+            snprintf(why, cap, "broadcheck bug: case %lld of %s x %s is not a case broadcheck "
+                     "computes (%s); please report it", (long long)workers[j].invalid_case,
+                     bc_rule_name(ref->rule), props[ref->property].name,
+                     workers[j].invalid_detail);
+            goto fail;
+        }
     /* Merge, in worker order: sums and minima do not depend on it. */
     for (int c = 0; c < run.ncells; c++) {
         bc_cell *cell = &res->cells[run.cells[c].rule][run.cells[c].property];
@@ -465,12 +489,13 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
         char *original = vector_line(v), detail[1024];
         bc_check_ctx ctx = {cfg->sut, 0, NULL};
+        int exhausted;
         int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
-                              sizeof detail);
+                              sizeof detail, &exhausted);
         bc_check_ctx_release(&ctx);
         int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
                                                  first, original, v, detail,
-                                                 (int)ctx.sut_calls, steps);
+                                                 (int)ctx.sut_calls, steps, exhausted);
         free(original);
         if (failed)
             goto oom;
@@ -548,7 +573,8 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i)
     const bc_property_info *props = bc_properties(&count);
     const bc_failure *f = &r->failures[i];
     return (bc_failure_info){props[f->property].name, f->rule, f->case_index, f->original,
-                             f->minimal, f->detail, f->replay, f->shrink_calls};
+                             f->minimal, f->detail, f->replay, f->shrink_calls,
+                             f->shrink_exhausted};
 }
 
 int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)

@@ -264,7 +264,7 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
     if (v.kind == BC_VALUE_SUM_TO_SHAPE)
         dtypes &= ~((1u << BC_BOOL) | (1u << BC_FLOAT16));
     v.dtype = pick_dtype(r, dtypes);
-    bc_gen_request req = {rule, 0, 0, 10, 0, 1};
+    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank};
     if (v.kind == BC_VALUE_ELEMENTWISE) {
         if (!((dtypes_for_ops(ops) >> v.dtype) & 1u))
             ops = nary ? nary_ops : all_ops; /* nothing declared fits: ask anyway */
@@ -273,6 +273,12 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
         } while (!((ops >> v.op) & 1u) || !bc_op_takes_dtype(v.op, v.dtype));
         req.min_operands = nary ? 3 : 2;
         req.max_operands = nary ? 4 : 2;
+        /* a quarter of the n-ary cases fold 5 to as many operands as the SUT takes */
+        if (nary && caps->max_operands >= 5 && bc_prng_percent(r, 25)) {
+            req.min_operands = 5;
+            req.max_operands = caps->max_operands < BC_MAX_OPERANDS ? caps->max_operands
+                                                                     : BC_MAX_OPERANDS;
+        }
     } else if (v.kind == BC_VALUE_SELECT) {
         req.min_operands = req.max_operands = 3;
     } else {

@@ -86,9 +86,11 @@ struct bc_sut {
 /* What a SUT computes, so that value generators ask mostly what it can
  * answer (a question outside it would only come back "unsupported"). */
 typedef struct bc_sut_value_caps {
-    unsigned kinds;  /* bit (1u << bc_value_op) per kind it computes */
-    unsigned ops;    /* bit (1u << bc_op), for BC_VALUE_ELEMENTWISE */
-    unsigned dtypes; /* bit (1u << bc_dtype) */
+    unsigned kinds;   /* bit (1u << bc_value_op) per kind it computes */
+    unsigned ops;     /* bit (1u << bc_op), for BC_VALUE_ELEMENTWISE */
+    unsigned dtypes;  /* bit (1u << bc_dtype) */
+    int max_rank;     /* the largest rank of a shape it is asked, 0 .. BC_MAX_RANK */
+    int max_operands; /* the most shapes in one question, 1 .. BC_MAX_OPERANDS */
 } bc_sut_value_caps;
 
 /* The value capabilities sut declares: everything for a built-in SUT,
