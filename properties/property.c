@@ -509,7 +509,7 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
         return;
     }
     ctx->sut->ops->eval(ctx->sut, &vr->req, a);
-    if (bc_value_guard_broken(vr)) {
+    if (bc_value_guard_broken(vr, ctx->arena)) {
         a->status = BC_SUT_INTERNAL_ERROR;
         snprintf(a->message, sizeof a->message,
                  "wrote past the end of its output buffer (%lld elements)",

@@ -13,7 +13,7 @@
 #include "broadcheck/adapter.h"
 #include "broadcheck/sut.h"
 
-#define BC_WIRE_PROTOCOL_VERSION 1u
+#define BC_WIRE_PROTOCOL_VERSION 2u
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'
@@ -125,8 +125,10 @@ void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h);
 void bc_wire_encode_fatal(bc_wbuf *b, const char *message);
 void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
                           const bc_shape *shapes);
-/* Ships every input's reachable elements.  Returns 0, or -1 with why if an
- * input is not a valid view (then b is unusable). */
+/* Ships every input from its data pointer to the last element it reaches,
+ * with its offset, then guard.h's poison margin (PROTOCOL.md); pdpd's
+ * default profile is named.  Returns 0, or -1 with why if an input is not a
+ * valid view (then b is unusable). */
 int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
                         size_t cap);
 /* a->out / a->nbytes are the output bytes (0 for a shape answer). */

@@ -144,9 +144,11 @@ int main(int argc, char **argv)
 
     bc_wire_question *q = malloc(sizeof *q);
     bc_wire_answer *ans = malloc(sizeof *ans);
+    bc_guard_pool *pool = bc_guard_pool_new(); /* every question's buffers */
     size_t consumed = 0;
-    if (!q || !ans)
+    if (!q || !ans || !pool)
         status = fatal(proto_out, "out of memory");
+    bc_worker_fault_install();
     while (status == 0) {
         bc_wire_header h;
         const unsigned char *payload;
@@ -157,10 +159,8 @@ int main(int argc, char **argv)
             status = fatal(proto_out, why);
             break;
         }
-        void *scratch = NULL;
-        bc_worker_answer(&ad, q, ans, &scratch);
+        bc_worker_answer(&ad, pool, q, ans);
         bc_wire_encode_answer(&out, h.seq, ans);
-        free(scratch);
         if (send_frame(proto_out, &out) != 0)
             status = 1;
         else if (ans->flags & BC_WIRE_RETIRE)
@@ -168,6 +168,7 @@ int main(int argc, char **argv)
     }
     free(q);
     free(ans);
+    bc_guard_pool_free(pool);
     bc_wbuf_free(&out);
     bc_wbuf_free(&in);
     bc_worker_unload(&ad);

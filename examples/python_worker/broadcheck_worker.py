@@ -15,7 +15,7 @@ Copy it to wrap a Python library: replace infer_shape() and elementwise().
 import struct
 import sys
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 HELLO, FATAL, SHAPE, EVAL, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x20
 OK, REJECTED, UNSUPPORTED, INTERNAL_ERROR = 0, 1, 2, 3
 

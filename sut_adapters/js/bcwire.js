@@ -14,7 +14,7 @@
  * INTERNAL_ERROR answer carrying the exception's message.
  */
 
-const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 2;
 const MAGIC = 0x6362; // the bytes 'b' 'c', little-endian
 const HEADER = 12;
 const MAX_PAYLOAD = 256 * 1024 * 1024;

@@ -23,7 +23,7 @@ import os
 import struct
 import sys
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 HELLO, FATAL, SHAPE, EVAL, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x20
 MAX_PAYLOAD = 256 << 20
 
