@@ -295,6 +295,18 @@ static void test_hang(void **state)
     bc_sut_close(sut);
 }
 
+/* A worker still writing its crash report at the deadline (a sanitizer's,
+ * which takes seconds under load) is reported dead of its signal, not as a
+ * timeout: the verdict depends on what happened, not on the clock. */
+static void test_dying_at_the_deadline(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("dying", 150, 1024);
+    check_fault(sut, "worker killed by SIGSEGV while answering; its stderr: \"==1==ERROR: "
+                     "AddressSanitizer: SEGV", NULL);
+    bc_sut_close(sut);
+}
+
 static void test_runaway(void **state)
 {
     (void)state;
@@ -460,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_crash),           cmocka_unit_test(test_hang),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_wild_accesses),
+        cmocka_unit_test(test_dying_at_the_deadline),
         cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),
     };
