@@ -25,6 +25,8 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_explicit_as_right_aligned,
     &bc_mutant_sum_keeps_leading,
     &bc_mutant_broadcast_swapped_assign,
+    &bc_mutant_offset_ignored,
+    &bc_mutant_rank7_collapse,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

@@ -92,6 +92,45 @@ static int drop_frame_axis(const bc_vector *c, int t, bc_vector *out)
     return changed;
 }
 
+/* The frame's rank (align.c): the largest an operand lines up with. */
+static int frame_rank(const bc_vector *c)
+{
+    int axis_of[BC_MAX_RANK], rank = 0;
+    for (int i = 0; i < c->nshapes; i++) {
+        int r = bc_align(c, i, axis_of);
+        rank = r > rank ? r : rank;
+    }
+    return rank;
+}
+
+/* Drops the idx-th block of frame axes (halves, then quarters, ... down to
+ * 1/64 of the frame, blocks of at least two axes), the last axis first so
+ * that the others keep their numbers. */
+static int drop_frame_block(const bc_vector *c, long idx, bc_vector *out)
+{
+    int level = 1;
+    while (idx >= (1L << level)) {
+        idx -= 1L << level;
+        level++;
+    }
+    int rank = frame_rank(c), size = (rank + (1 << level) - 1) >> level;
+    int from = (int)idx * size, to = from + size < rank ? from + size : rank;
+    if (size < 2 || to - from < 2)
+        return 0;
+    bc_vector *step = malloc(sizeof *step);
+    if (!step)
+        return 0;
+    *out = *c;
+    int changed = 0;
+    for (int t = to - 1; t >= from; t--)
+        if (drop_frame_axis(out, t, step)) {
+            *out = *step;
+            changed = 1;
+        }
+    free(step);
+    return changed;
+}
+
 /* Lowers frame axis t's dim to its which-th candidate (lower_dim) in every
  * operand lined up with t that has the first such operand's dim there, when
  * two or more do. */
@@ -152,7 +191,12 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BLOCK_CANDIDATES;
-    /* 2. drop an operand (n-ary rules keep at least one) */
+    /* 2. drop a block of frame axes, halves first (step 7 below, many at once:
+     * a rank-60 case needs a few steps, not 60) */
+    if (idx < BLOCK_CANDIDATES)
+        return drop_frame_block(c, idx, out);
+    idx -= BLOCK_CANDIDATES;
+    /* 3. drop an operand (n-ary rules keep at least one) */
     if (idx < n) {
         if (!(rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) || n <= 1)
             return 0;
@@ -165,7 +209,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= n;
-    /* 3. simplify a value case: contiguous inputs, counting values, int32,
+    /* 4. simplify a value case: contiguous inputs, counting values, int32,
      * add, an earlier operand */
     if (idx < 5) {
         const bc_value_case *v = &c->value;
@@ -190,7 +234,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         }
     }
     idx -= 5;
-    /* 4. drop an option */
+    /* 5. drop an option */
     static const unsigned droppable[] = {BC_OPT_PROFILE, BC_OPT_AXIS};
     if (idx < 2) {
         if (!(c->params.options & droppable[idx]))
@@ -204,7 +248,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= 2;
-    /* 5. drop an explicit axes entry */
+    /* 6. drop an explicit axes entry */
     if (idx < BC_MAX_RANK) {
         if (idx >= c->params.naxes)
             return 0;
@@ -215,13 +259,13 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BC_MAX_RANK;
-    /* 6. drop one axis of the frame: from every operand lined up with it
+    /* 7. drop one axis of the frame: from every operand lined up with it
      * (spec/RULES.md's alignment of the rule), renumbering explicit's axes
      * list and pdpd's axis so that the others stay lined up as they were */
     if (idx < BC_MAX_RANK)
         return drop_frame_axis(c, (int)idx, out);
     idx -= BC_MAX_RANK;
-    /* 7. drop one axis of one operand */
+    /* 8. drop one axis of one operand */
     if (idx < (long)n * BC_MAX_RANK) {
         int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
         if (k >= c->shapes[i].rank)
@@ -231,7 +275,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= (long)n * BC_MAX_RANK;
-    /* 8. lower an axis-like option value toward 0 */
+    /* 9. lower an axis-like option value toward 0 */
     if (idx < 2) {
         if (!(c->params.options & BC_OPT_AXIS) || c->params.axis <= 0)
             return 0;
@@ -240,7 +284,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return out->params.axis != c->params.axis;
     }
     idx -= 2;
-    /* 9. lower an explicit axes entry toward 0 */
+    /* 10. lower an explicit axes entry toward 0 */
     if (idx < BC_MAX_RANK) {
         if (idx >= c->params.naxes || c->params.axes[idx] <= 0)
             return 0;
@@ -249,14 +293,14 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         return 1;
     }
     idx -= BC_MAX_RANK;
-    /* 10. lower a frame axis's dim in every operand lined up with it where
+    /* 11. lower a frame axis's dim in every operand lined up with it where
      * it has the first such operand's value, when two or more do: equal
      * shapes (rule none, an elementwise pair) stay equal while they shrink */
     if (idx < (long)BC_MAX_RANK * LOWER_DIM_CANDIDATES)
         return lower_shared_dim(c, (int)(idx / LOWER_DIM_CANDIDATES),
                                 (int)(idx % LOWER_DIM_CANDIDATES), out);
     idx -= (long)BC_MAX_RANK * LOWER_DIM_CANDIDATES;
-    /* 11. lower one dim */
+    /* 12. lower one dim */
     if (idx < (long)n * BC_MAX_RANK * LOWER_DIM_CANDIDATES) {
         int which = (int)(idx % LOWER_DIM_CANDIDATES);
         long pos = idx / LOWER_DIM_CANDIDATES;

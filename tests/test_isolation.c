@@ -22,7 +22,7 @@
 #include "broadcheck/sut_loader.h"
 
 #if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER) || \
-    !defined(BC_RESERVING_WORKER)
+    !defined(BC_RESERVING_WORKER) || !defined(BC_WORKER)
 #error "the build names the example adapter, the faulty adapters and the Python worker"
 #endif
 
@@ -429,6 +429,8 @@ static void test_refusals(void **state)
     refused("exec:/no/such/program", NULL, "worker exited with status 127 before its HELLO");
     refused("exec:", NULL, "exec: needs a command");
     refused("no-such-builtin", NULL, "unknown SUT 'no-such-builtin'");
+    refused("exec:" BC_WORKER " --builtin no-such", NULL,
+            "--builtin: unknown built-in SUT 'no-such' (see 'broadcheck list suts')");
     /* a built-in opens in process, and closing it is harmless */
     bc_sut_options o = bc_sut_options_default();
     char why[256];

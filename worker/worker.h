@@ -18,6 +18,9 @@ typedef struct bc_worker_adapter {
  * one-line reason naming path. */
 int bc_worker_load(const char *path, bc_worker_adapter *ad, char *why, size_t cap);
 void bc_worker_unload(bc_worker_adapter *ad);
+/* A built-in SUT (broadcheck list suts) behind the ABI, for --builtin: it
+ * declares everything, as in process.  Returns 0, or -1 with why. */
+int bc_worker_builtin(const char *name, bc_worker_adapter *ad, char *why, size_t cap);
 
 /* The HELLO that declares the adapter. */
 void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello);

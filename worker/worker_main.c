@@ -6,6 +6,11 @@
  * and a new one after every fault.
  *
  *   broadcheck-worker [--memory-mb N] PATH
+ *   broadcheck-worker [--memory-mb N] --builtin NAME
+ *
+ * --builtin serves a built-in SUT (the reference, a mutant) the same way, so
+ * that `--sut 'exec:broadcheck-worker --builtin NAME'` checks it out of
+ * process, through everything an adapter goes through.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -128,13 +133,17 @@ int main(int argc, char **argv)
     if (proto_in < 0 || proto_out < 0 || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
         return fatal(1, "cannot set up its file descriptors");
     close(null_fd);
+    int builtin = a + 1 < argc && strcmp(argv[a], "--builtin") == 0;
+    a += builtin;
     if (a != argc - 1)
-        return fatal(proto_out, "usage: broadcheck-worker [--memory-mb N] PATH-TO-ADAPTER.so");
+        return fatal(proto_out, "usage: broadcheck-worker [--memory-mb N] "
+                                "(PATH-TO-ADAPTER.so | --builtin NAME)");
     limit_memory(memory_mb);
 
     char why[1024];
     bc_worker_adapter ad;
-    if (bc_worker_load(argv[a], &ad, why, sizeof why) != 0)
+    if ((builtin ? bc_worker_builtin(argv[a], &ad, why, sizeof why)
+                 : bc_worker_load(argv[a], &ad, why, sizeof why)) != 0)
         return fatal(proto_out, why);
     bc_wbuf out = {0}, in = {0};
     bc_wire_hello hello;
