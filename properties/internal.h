@@ -64,6 +64,7 @@ struct bc_run_result {
     char broadcheck_version[32];
     char sut_name[128];
     char sut_version[128];
+    char sut_args[64];       /* the SUT's limits in replay lines (bc_run_config.sut_args) */
     uint64_t seed;
     int64_t cases;           /* per shape-property cell, as configured (0 with seconds) */
     int64_t value_cases;     /* per value-property cell, as configured (0 with seconds) */
@@ -84,8 +85,9 @@ struct bc_run_result {
  * Returns 0, or -1 with errno set. */
 int bc_write_all(int fd, const char *data, size_t len);
 
-/* The replay line of a failure. */
-char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
+/* The replay line of a failure; sut_args (NULL or "") follow --sut NAME. */
+char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
+                     const char *vector_line);
 
 /* ---- properties (property.c) ----------------------------------------- */
 

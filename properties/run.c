@@ -125,16 +125,18 @@ static char *shell_word(const char *s)
     return w;
 }
 
-char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
+char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
+                     const char *vector_line)
 {
-    const char *fmt = "broadcheck replay --sut %s --property %s %s";
+    const char *fmt = "broadcheck replay --sut %s%s%s --property %s %s";
+    const char *args = sut_args ? sut_args : "";
     char *sut = shell_word(sut_name), *text = shell_word(vector_line);
     char *line = NULL;
     if (sut && text) {
-        int len = snprintf(NULL, 0, fmt, sut, property, text);
+        int len = snprintf(NULL, 0, fmt, sut, args[0] ? " " : "", args, property, text);
         line = malloc((size_t)len + 1);
         if (line)
-            snprintf(line, (size_t)len + 1, fmt, sut, property, text);
+            snprintf(line, (size_t)len + 1, fmt, sut, args[0] ? " " : "", args, property, text);
     }
     free(sut);
     free(text);
@@ -315,7 +317,9 @@ static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_
     f->case_index = index;
     f->original = strdup(original);
     f->minimal = vector_line(minimal);
-    f->replay = f->minimal ? bc_replay_line(res->sut_name, props[property].name, f->minimal) : NULL;
+    f->replay = f->minimal ? bc_replay_line(res->sut_name, res->sut_args, props[property].name,
+                                            f->minimal)
+                           : NULL;
     snprintf(f->detail, sizeof f->detail, "%s",
              detail[0] ? detail : "the failure did not reproduce on the shrunk case: a flaky SUT");
     f->shrink_calls = calls;
@@ -392,6 +396,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     snprintf(res->broadcheck_version, sizeof res->broadcheck_version, "%s", BC_VERSION_STRING);
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
+    snprintf(res->sut_args, sizeof res->sut_args, "%s", cfg->sut_args ? cfg->sut_args : "");
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
     res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;

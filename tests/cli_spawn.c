@@ -54,14 +54,14 @@ static int exit_code(int wstatus)
     return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
 }
 
-int bc_spawn(const char *const *args, bc_spawned *r)
+/* Runs argv (argv[0] a path), capturing its output into r. */
+static int spawn_argv(char **argv, bc_spawned *r)
 {
     memset(r, 0, sizeof *r);
     char out_path[] = "/tmp/bc_spawn_out_XXXXXX", err_path[] = "/tmp/bc_spawn_err_XXXXXX";
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
-    char **argv = make_argv(args);
     int status = -1;
-    if (out_fd < 0 || err_fd < 0 || !argv)
+    if (out_fd < 0 || err_fd < 0)
         goto done;
     fflush(NULL);
     pid_t pid = fork();
@@ -89,7 +89,30 @@ done:
         close(err_fd);
         unlink(err_path);
     }
+    return status;
+}
+
+int bc_spawn(const char *const *args, bc_spawned *r)
+{
+    char **argv = make_argv(args);
+    int status = argv ? spawn_argv(argv, r) : -1;
     free(argv);
+    return status;
+}
+
+int bc_spawn_printed(const char *line, bc_spawned *r)
+{
+    const char *word = "broadcheck ";
+    if (strncmp(line, word, strlen(word)) != 0)
+        return -1;
+    size_t len = strlen(BC_CLI_PATH) + strlen(line) + 2;
+    char *command = malloc(len);
+    if (!command)
+        return -1;
+    snprintf(command, len, "%s %s", BC_CLI_PATH, line + strlen(word));
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c", command, NULL};
+    int status = spawn_argv(argv, r);
+    free(command);
     return status;
 }
 

@@ -18,6 +18,10 @@ typedef struct bc_spawned {
 /* Runs broadcheck with the NULL-terminated args.  Returns 0, or -1 if it
  * could not be started (the test should fail then). */
 int bc_spawn(const char *const *args, bc_spawned *r);
+/* Runs a command line broadcheck printed ("broadcheck replay --sut ... 'CASE'"),
+ * exactly as a user pastes it into a shell, with this build's executable for
+ * "broadcheck".  Returns 0, or -1 if it is not such a line or could not run. */
+int bc_spawn_printed(const char *line, bc_spawned *r);
 /* Starts broadcheck with args, its output to /dev/null; returns the pid. */
 int bc_spawn_background(const char *const *args);
 /* Waits for a pid of bc_spawn_background; returns its exit code as above. */

@@ -53,6 +53,8 @@ typedef struct bc_run_config {
     int max_shrink_calls;     /* SUT calls a shrink may make */
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
     int progress;             /* 1: a progress line on stderr */
+    const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
+                                 must repeat them ("--timeout-ms 150"): put after --sut */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
