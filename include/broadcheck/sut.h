@@ -47,7 +47,9 @@ typedef struct bc_sut bc_sut;
  *   BC_VALUE_SUM_TO_SHAPE the gradient, of the rule's result shape  shapes[operand]
  *
  * The inputs may have any strides (negative, zero on size-1 axes, gaps)
- * and an offset; they are read only.  The SUT stores the shape it computed
+ * and an offset; they are read only.  Each input's data points at the first
+ * element of its memory: an external SUT is sent the elements from data to
+ * the last one the view reaches, with the offset as given (wire/PROTOCOL.md).  The SUT stores the shape it computed
  * in answer->shape and, when that shape has at most out_capacity elements,
  * writes them row-major into out (dtype out_dtype).  The harness sizes out
  * for the reference's result, so a SUT that computes another shape is

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * The broadcheck wire protocol, version 1 (wire/PROTOCOL.md), for
+ * The broadcheck wire protocol, version 2 (wire/PROTOCOL.md), for
  * workers written in Node: framing on stdin/stdout, HELLO / FATAL, decoding
  * SHAPE and EVAL questions (strided tensors gathered into dense row-major
  * arrays), encoding ANSWERs.  A worker calls
