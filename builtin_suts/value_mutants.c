@@ -165,6 +165,16 @@ static void nary_no_broadcast(const bc_sut *sut, const bc_eval_request *req, bc_
     bc_reference_eval(BC_EVAL_FAST, req, a);
 }
 
+/* Frees the copies a mutant made of its n inputs (any of them NULL). */
+static void free_copies(char **buffers, int n, bc_tensor *views, bc_shape *shapes)
+{
+    for (int i = 0; buffers && i < n; i++)
+        free(buffers[i]);
+    free(buffers);
+    free(views);
+    free(shapes);
+}
+
 /* The row-major strides of shape s, in elements. */
 static void contiguous_strides(const bc_shape *s, int64_t *strides)
 {
@@ -241,11 +251,7 @@ static void stretched_stride_kept(const bc_sut *sut, const bc_eval_request *req,
     } else {
         out_of_memory(a);
     }
-    for (int i = 0; buffers && i < n; i++)
-        free(buffers[i]);
-    free(buffers);
-    free(views);
-    free(shapes);
+    free_copies(buffers, n, views, shapes);
 }
 
 /* Explicit broadcast computed right-aligned (as broadcast_to) whenever the
@@ -424,11 +430,7 @@ static void rank7_collapse(const bc_sut *sut, const bc_eval_request *req, bc_sut
     } else {
         out_of_memory(a);
     }
-    for (int i = 0; buffers && i < n; i++)
-        free(buffers[i]);
-    free(buffers);
-    free(views);
-    free(shapes);
+    free_copies(buffers, n, views, shapes);
 }
 
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \

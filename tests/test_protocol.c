@@ -132,6 +132,20 @@ static int32_t element(const void *data, int64_t offset, int rank, const int64_t
     return v;
 }
 
+/* req encoded as an EVAL frame into b and decoded back (free the result). */
+static bc_wire_question *through_the_wire(const bc_eval_request *req, bc_wbuf *b)
+{
+    char why[256];
+    assert_int_equal(bc_wire_encode_eval(b, 9, req, why, sizeof why), 0);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(b, &hd);
+    bc_wire_question *q = malloc(sizeof *q);
+    assert_non_null(q);
+    if (bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why) != 0)
+        fail_msg("the encoded EVAL does not decode: %s", why);
+    return q;
+}
+
 static void test_eval_round_trip(void **state)
 {
     (void)state;
@@ -149,12 +163,7 @@ static void test_eval_round_trip(void **state)
     bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 2, shapes, 0, 2, in,
                            BC_INT32, out, 6};
     bc_wbuf b = {0};
-    char why[256];
-    assert_int_equal(bc_wire_encode_eval(&b, 9, &req, why, sizeof why), 0);
-    bc_wire_header hd;
-    const unsigned char *p = payload_of(&b, &hd);
-    bc_wire_question *q = malloc(sizeof *q);
-    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    bc_wire_question *q = through_the_wire(&req, &b);
     assert_true(q->is_eval);
     assert_int_equal(q->kind, BC_VALUE_ELEMENTWISE);
     assert_int_equal(q->op, BC_OP_ADD);
@@ -210,12 +219,7 @@ static void test_eval_keeps_offsets(void **state)
     bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 3, shapes, 0, 3, in,
                            BC_INT32, out, 0};
     bc_wbuf b = {0};
-    char why[256];
-    assert_int_equal(bc_wire_encode_eval(&b, 1, &req, why, sizeof why), 0);
-    bc_wire_header hd;
-    const unsigned char *p = payload_of(&b, &hd);
-    bc_wire_question *q = malloc(sizeof *q);
-    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    bc_wire_question *q = through_the_wire(&req, &b);
     assert_int_equal(q->inputs[0].offset, 3);
     assert_int_equal(q->inputs[0].nelem, 4 + 16);
     assert_int_equal(element(q->inputs[0].bytes, 3, 0, NULL, NULL), 103);

@@ -5,13 +5,6 @@
 
 #include "faulty.h"
 
-static void infer(void *context, const bc_adapter_params *p, int32_t n,
-                  const bc_adapter_shape *shapes, bc_adapter_answer *answer)
-{
-    (void)context;
-    example_numpy_shape(p, n, shapes, answer);
-}
-
 static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_answer *answer)
 {
     (void)context;
@@ -23,4 +16,4 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
         out[i] = far;
 }
 
-FAULTY_ADAPTER("overread", infer, BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE, eval)
+FAULTY_ADAPTER("overread", faulty_numpy_infer, BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE, eval)

@@ -4,13 +4,6 @@
 
 #include "faulty.h"
 
-static void infer(void *context, const bc_adapter_params *p, int32_t n,
-                  const bc_adapter_shape *shapes, bc_adapter_answer *answer)
-{
-    (void)context;
-    example_numpy_shape(p, n, shapes, answer);
-}
-
 static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_answer *answer)
 {
     (void)context;
@@ -19,4 +12,4 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
     out[req->out_capacity + 1024] = 7;
 }
 
-FAULTY_ADAPTER("wild_write", infer, BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE, eval)
+FAULTY_ADAPTER("wild_write", faulty_numpy_infer, BC_ADAPTER_FEATURE_SHAPE | BC_ADAPTER_FEATURE_ELEMENTWISE, eval)
