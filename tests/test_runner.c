@@ -757,6 +757,52 @@ static void test_shrink_budget_exhausted_is_reported(void **state)
     bc_run_result_free(r);
 }
 
+/* Value cases reach the SUT's declared rank and operand count, never past
+ * them: a tenth past rank 6 (a kernel that collapses high axes is found),
+ * a quarter of the n-ary ones past 4 operands. */
+static void test_value_cases_follow_the_caps(void **state)
+{
+    (void)state;
+    int p = bc_property_from_name("value-differential");
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    const struct {
+        int max_rank, max_operands;
+    } caps_list[] = {{6, 64}, {9, 6}, {64, 64}};
+    for (size_t k = 0; k < sizeof caps_list / sizeof caps_list[0]; k++) {
+        bc_sut_value_caps caps = {~0u, ~0u, ~0u, caps_list[k].max_rank, caps_list[k].max_operands};
+        int high = 0, many = 0, top_rank = 0, top_n = 0;
+        for (uint64_t i = 0; i < 20000; i++) {
+            bc_prng r;
+            bc_prng_init(&r, 5, 0x51, i);
+            bc_property_gen(p, BC_RULE_NUMPY, &caps, &r, v);
+            char why[256];
+            if (bc_value_case_check(v, why, sizeof why) != 0)
+                fail_msg("case %llu is not a case broadcheck computes: %s",
+                         (unsigned long long)i, why);
+            for (int j = 0; j < v->nshapes; j++)
+                top_rank = v->shapes[j].rank > top_rank ? v->shapes[j].rank : top_rank;
+            top_n = v->nshapes > top_n ? v->nshapes : top_n;
+            for (int j = 0; j < v->nshapes; j++)
+                if (v->shapes[j].rank >= 7) {
+                    high++;
+                    break;
+                }
+            many += v->value.kind == BC_VALUE_ELEMENTWISE && v->nshapes >= 5;
+        }
+        assert_true(top_rank <= caps.max_rank);
+        assert_true(top_n <= caps.max_operands);
+        if (caps.max_rank >= 7)
+            assert_true(high > 20000 / 20); /* about a tenth of the cases */
+        else
+            assert_int_equal(high, 0);
+        assert_true(many > 100);
+        if (caps.max_rank == 64)
+            assert_true(top_rank > 20 && top_n > 20);
+    }
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -775,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_shrink_follows_the_rule_alignment),
         cmocka_unit_test(test_shrink_candidates_stay_valid),
         cmocka_unit_test(test_shrink_budget_exhausted_is_reported),
+        cmocka_unit_test(test_value_cases_follow_the_caps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
