@@ -21,19 +21,29 @@ typedef struct slot {
     unsigned char *buf; /* in use: the buffer, at the end of the data pages before its margin */
     size_t bytes, margin;
     int label;
+    unsigned char *clean; /* every byte before it is poison (unless a SUT wrote an input) */
 } slot;
 
 struct bc_guard_pool {
     slot *slots;
     int count, capacity;
+    int cursor; /* where the next allocation looks first: slots are reused in order */
+    int last;   /* the slot allocated last */
     size_t page;
+    unsigned char *poison; /* a page of poison bytes, to compare with */
 };
 
 bc_guard_pool *bc_guard_pool_new(void)
 {
     bc_guard_pool *pool = calloc(1, sizeof *pool);
-    if (pool)
-        pool->page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!pool)
+        return NULL;
+    pool->page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!(pool->poison = malloc(pool->page))) {
+        free(pool);
+        return NULL;
+    }
+    memset(pool->poison, BC_GUARD_POISON, pool->page);
     return pool;
 }
 
@@ -44,6 +54,7 @@ void bc_guard_pool_free(bc_guard_pool *pool)
     for (int i = 0; i < pool->count; i++)
         munmap(pool->slots[i].base, pool->slots[i].length);
     free(pool->slots);
+    free(pool->poison);
     free(pool);
 }
 
@@ -51,6 +62,7 @@ void bc_guard_pool_reset(bc_guard_pool *pool)
 {
     for (int i = 0; i < pool->count; i++)
         pool->slots[i].in_use = 0;
+    pool->cursor = 0;
 }
 
 /* A new slot with at least `need` accessible bytes (a multiple of the page). */
@@ -74,7 +86,7 @@ static slot *new_slot(bc_guard_pool *pool, size_t need)
         return NULL;
     }
     slot *s = &pool->slots[pool->count++];
-    *s = (slot){base, length, data, need, 0, NULL, 0, 0, 0};
+    *s = (slot){base, length, data, need, 0, NULL, 0, 0, 0, data + need};
     return s;
 }
 
@@ -85,36 +97,54 @@ void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label
     size_t need = (bytes + margin + pool->page - 1) / pool->page * pool->page;
     if (need == 0)
         need = pool->page;
-    slot *best = NULL; /* the smallest free slot that fits: the least to poison */
-    for (int i = 0; i < pool->count; i++) {
-        slot *s = &pool->slots[i];
-        if (!s->in_use && s->data_length >= need && (!best || s->data_length < best->data_length))
+    /* The first free slot that fits, from where the last allocation was: a
+     * question allocates the same sizes in the same order as the one
+     * before, so this is nearly always the very next slot. */
+    slot *best = NULL;
+    for (int k = 0; k < pool->count && !best; k++) {
+        slot *s = &pool->slots[(pool->cursor + k) % pool->count];
+        if (!s->in_use && s->data_length >= need)
             best = s;
     }
     if (!best && !(best = new_slot(pool, need)))
         return NULL;
-    memset(best->data, BC_GUARD_POISON, best->data_length);
+    pool->last = (int)(best - pool->slots);
+    pool->cursor = (pool->last + 1) % pool->count;
     best->in_use = 1;
     best->bytes = bytes;
     best->margin = margin;
     best->label = label;
     best->buf = best->data + best->data_length - margin - bytes;
+    /* Poison from the lower of this buffer and the last one used here to the
+     * end: the bytes below were poisoned before and checked (an output) or
+     * only read (an input) since.  A fresh slot is poisoned whole. */
+    unsigned char *from = best->buf < best->clean ? best->buf : best->clean;
+    if (best->clean == best->data + best->data_length)
+        from = best->data;
+    memset(from, BC_GUARD_POISON, (size_t)(best->data + best->data_length - from));
+    best->clean = best->buf;
     return best->buf;
 }
 
+/* The slot of buf, looked for from the last allocated backwards (an
+ * output is checked soon after it is allocated). */
 static const slot *slot_of(const bc_guard_pool *pool, const void *buf)
 {
-    for (int i = 0; i < pool->count; i++)
-        if (pool->slots[i].in_use && pool->slots[i].buf == buf)
-            return &pool->slots[i];
+    for (int k = 0; k < pool->count; k++) {
+        const slot *s = &pool->slots[(pool->last - k + pool->count) % pool->count];
+        if (s->in_use && s->buf == buf)
+            return s;
+    }
     return NULL;
 }
 
-static int all_poison(const unsigned char *p, size_t n)
+static int all_poison(const bc_guard_pool *pool, const unsigned char *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != BC_GUARD_POISON)
+    for (size_t done = 0; done < n; done += pool->page) {
+        size_t chunk = n - done < pool->page ? n - done : pool->page;
+        if (memcmp(p + done, pool->poison, chunk) != 0)
             return 0;
+    }
     return 1;
 }
 
@@ -123,8 +153,8 @@ int bc_guard_intact(const bc_guard_pool *pool, const void *buf)
     const slot *s = slot_of(pool, buf);
     if (!s)
         return 0;
-    return all_poison(s->data, (size_t)(s->buf - s->data)) &&
-           all_poison(s->buf + s->bytes, s->margin);
+    return all_poison(pool, s->data, (size_t)(s->buf - s->data)) &&
+           all_poison(pool, s->buf + s->bytes, s->margin);
 }
 
 int bc_guard_find(const bc_guard_pool *pool, const void *addr, int *label, int *after,
