@@ -57,7 +57,6 @@ typedef struct bc_failure {
     char detail[512];    /* what disagreed, on the minimal case */
     int shrink_calls;    /* SUT calls the shrink made */
     int shrink_steps;    /* successful simplifications */
-    int shrink_exhausted; /* 1: stopped at --max-shrink-calls, not proven 1-minimal */
 } bc_failure;
 
 struct bc_run_result {
@@ -124,12 +123,10 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
  * case: no single simplification (drop an operand, an axis, an option, an
  * axes entry; lower a dim to 0, 1, 2, half or one less; a negative dim to
  * -1; a value case's layout and values to 0, its dtype to int32, its op to
- * add) still fails.  Stops early after max_calls SUT calls, with *exhausted
- * set if a simplification was then left untried (the case is not proven
- * 1-minimal; reports say so).  Writes the failure detail of the final case;
- * returns the simplifications made. */
+ * add) still fails.  Stops early after max_calls SUT calls.  Writes the
+ * failure detail of the final case; returns the simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
-              size_t cap, int *exhausted);
+              size_t cap);
 /* The idx-th simplification of c, written into out: 1 if there is one (out
  * differs from c), 0 if this one does not apply, -1 past the end of the
  * list.  Exposed so a test can prove a shrunk case 1-minimal. */

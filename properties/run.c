@@ -302,7 +302,7 @@ static void *work(void *arg)
 
 static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_t index,
                           const char *original, bc_vector *minimal, const char *detail,
-                          int calls, int steps, int exhausted)
+                          int calls, int steps)
 {
     bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
     if (!grown)
@@ -324,7 +324,6 @@ static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_
              detail[0] ? detail : "the failure did not reproduce on the shrunk case: a flaky SUT");
     f->shrink_calls = calls;
     f->shrink_steps = steps;
-    f->shrink_exhausted = exhausted;
     res->cells[rule][property].failure = res->nfailures++;
     return f->original && f->minimal && f->replay ? 0 : -1;
 }
@@ -370,7 +369,7 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
                 cell->failed++;
                 res->corpus_failed++;
                 if (cell->failure < 0 &&
-                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0, 0))
+                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0))
                     status = -1;
             }
         }
@@ -494,13 +493,12 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
         char *original = vector_line(v), detail[1024];
         bc_check_ctx ctx = {cfg->sut, 0, NULL};
-        int exhausted;
         int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
-                              sizeof detail, &exhausted);
+                              sizeof detail);
         bc_check_ctx_release(&ctx);
         int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
                                                  first, original, v, detail,
-                                                 (int)ctx.sut_calls, steps, exhausted);
+                                                 (int)ctx.sut_calls, steps);
         free(original);
         if (failed)
             goto oom;
@@ -578,8 +576,7 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i)
     const bc_property_info *props = bc_properties(&count);
     const bc_failure *f = &r->failures[i];
     return (bc_failure_info){props[f->property].name, f->rule, f->case_index, f->original,
-                             f->minimal, f->detail, f->replay, f->shrink_calls,
-                             f->shrink_exhausted};
+                             f->minimal, f->detail, f->replay, f->shrink_calls};
 }
 
 int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)

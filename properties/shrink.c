@@ -327,7 +327,7 @@ int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
 }
 
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
-              size_t cap, int *exhausted)
+              size_t cap)
 {
     bc_vector *cand = malloc(sizeof *cand);
     if (!cand)
@@ -336,19 +336,9 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
     int steps = 0;
     int64_t start_calls = ctx->sut_calls;
     long idx = 0;
-    *exhausted = 0;
     for (;;) {
-        if (ctx->sut_calls - start_calls >= max_calls) {
-            /* a candidate may be left untried: the case is not proven 1-minimal */
-            bc_vector rest;
-            for (long j = idx; !*exhausted; j++) {
-                int k = bc_shrink_candidate(c, j, &rest);
-                if (k < 0)
-                    break;
-                *exhausted = k == 1;
-            }
+        if (ctx->sut_calls - start_calls >= max_calls)
             break;
-        }
         int k = bc_shrink_candidate(c, idx, cand);
         if (k < 0)
             break; /* a full pass with no simplification that still fails */

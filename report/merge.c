@@ -401,10 +401,6 @@ static int read_failures(merger *m, input *in)
             !member(m, in, f, where, "minimal", JSON_STRING, 1) ||
             !member(m, in, f, where, "replay", JSON_STRING, 1))
             return -1;
-        const json_t *exhausted = json_object_get(f, "shrink_exhausted");
-        if (exhausted && !json_is_boolean(exhausted))
-            return fail(m, in, where, "shrink_exhausted: expected true or false, found %s",
-                        type_name(exhausted));
         if (!m->res->cells[rule][p].selected)
             return fail(m, in, where, "a failure of %s x %s, a cell the report does not list",
                         bc_rule_name(rule), prop_name(p));
@@ -461,8 +457,6 @@ static int collect_failures(merger *m)
                      json_string_value(json_object_get(j, "detail")));
             f->shrink_calls = (int)json_integer_value(json_object_get(j, "shrink_calls"));
             f->shrink_steps = (int)json_integer_value(json_object_get(j, "shrink_steps"));
-            /* absent in reports of earlier versions, whose shrinks did not say */
-            f->shrink_exhausted = json_is_true(json_object_get(j, "shrink_exhausted"));
             res->cells[next_rule][next_prop].failure = res->nfailures++;
         }
     }

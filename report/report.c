@@ -502,18 +502,14 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
             sb_puts(b, "corpus line)\n");
         else
             sb_printf(b, "case %lld)\n", LL(f->case_index));
-        sb_puts(b, f->shrink_exhausted ? "  shrunk:   " : "  minimal:  ");
+        sb_puts(b, "  minimal:  ");
         sb_indented(b, f->minimal, "            ");
-        if (f->shrink_exhausted)
-            sb_puts(b, "\n            (not minimal: budget exhausted)");
         sb_puts(b, "\n  original: ");
         sb_indented(b, f->original, "            ");
         sb_puts(b, "\n  detail:   ");
         sb_indented(b, f->detail, "            ");
-        sb_printf(b, "\n  shrink:   %d SUT calls, %d steps%s\n  replay:   ", f->shrink_calls,
-                  f->shrink_steps,
-                  f->shrink_exhausted ? " (not minimal: budget exhausted, see --max-shrink-calls)"
-                                      : "");
+        sb_printf(b, "\n  shrink:   %d SUT calls, %d steps\n  replay:   ", f->shrink_calls,
+                  f->shrink_steps);
         sb_indented(b, f->replay, "            ");
         sb_puts(b, "\n");
     }
@@ -670,7 +666,6 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
         jset(jf, "replay", jstr(f->replay), &bad);
         jset(jf, "shrink_calls", json_integer(f->shrink_calls), &bad);
         jset(jf, "shrink_steps", json_integer(f->shrink_steps), &bad);
-        jset(jf, "shrink_exhausted", json_boolean(f->shrink_exhausted), &bad);
         jappend(failures, jf, &bad);
     }
     jset(root, "failures", failures, &bad);
@@ -817,10 +812,8 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
             sbuf t = {0};
             sb_printf(&t, "%s\n", msg);
             if (f) {
-                sb_printf(&t, "%s%s\noriginal: %s\n",
-                          f->shrink_exhausted ? "shrunk (not minimal: budget exhausted): "
-                                              : "minimal:  ",
-                          f->minimal ? f->minimal : "(none)", f->original ? f->original : "(none)");
+                sb_printf(&t, "minimal:  %s\noriginal: %s\n", f->minimal ? f->minimal : "(none)",
+                          f->original ? f->original : "(none)");
                 if (f->case_index >= 0)
                     sb_printf(&t, "case:     %lld\n", LL(f->case_index));
                 else
@@ -1101,12 +1094,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
             sb_puts(b, " (corpus line)\n\n");
         sb_puts(b, "What disagreed:\n\n");
         md_code(b, f->detail, "");
-        if (f->shrink_exhausted)
-            sb_printf(b, "\nShrunk case, not minimal: budget exhausted (after %d SUT calls, "
-                      "%d simplifications):\n\n", f->shrink_calls, f->shrink_steps);
-        else
-            sb_printf(b, "\nMinimal case (after %d SUT calls, %d simplifications):\n\n",
-                      f->shrink_calls, f->shrink_steps);
+        sb_printf(b, "\nMinimal case (after %d SUT calls, %d simplifications):\n\n",
+                  f->shrink_calls, f->shrink_steps);
         md_code(b, f->minimal, "");
         sb_puts(b, "\nOriginal case:\n\n");
         md_code(b, f->original, "");

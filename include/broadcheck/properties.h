@@ -76,12 +76,10 @@ typedef struct bc_failure_info {
     bc_rule rule;
     int64_t case_index;  /* within its cell; -1 for a corpus line */
     const char *original; /* the failing case as generated, a vector line */
-    const char *minimal;  /* after shrinking (1-minimal unless shrink_exhausted) */
+    const char *minimal;  /* after shrinking */
     const char *detail;   /* what disagreed on the minimal case */
     const char *replay;   /* the command line that reproduces it */
     int shrink_calls;     /* SUT calls the shrink made */
-    int shrink_exhausted; /* 1: the shrink stopped at max_shrink_calls with a simplification
-                             untried, so `minimal` is not proven 1-minimal */
 } bc_failure_info;
 
 int bc_run_failure_count(const bc_run_result *r);
