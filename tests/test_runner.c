@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "internal.h"
+#include "value.h"
 
 static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int shard, int shards,
                                const char *corpus)
@@ -767,6 +768,41 @@ static void test_value_cases_follow_the_caps(void **state)
     free(v);
 }
 
+/* A layout's gaps keep a tensor small at any rank: at rank 64 every gap
+ * doubled the strides outside it, and a case of 6 elements spread over
+ * millions (its question took seconds to send, and a correct adapter
+ * failed on a timeout: seed 19, onnx-uni x layout-invariance). */
+static void test_layouts_stay_small(void **state)
+{
+    (void)state;
+    bc_vector *v = malloc(sizeof *v);
+    bc_value_request *vr = malloc(sizeof *vr);
+    bc_arena *arena = bc_arena_new();
+    assert_true(v && vr && arena);
+    char line[4096], why[512];
+    int len = snprintf(line, sizeof line, "onnx-uni op=add dtype=int32 layout=1 [");
+    for (int k = 0; k < 64; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", k ? "," : "",
+                        k == 4 || k == 11 ? 3 : k == 63 ? 2 : 1);
+    snprintf(line + len, sizeof line - (size_t)len, "] [2] -> error");
+    assert_int_equal(bc_vector_parse(line, v, why, sizeof why), 1);
+    for (uint64_t seed = 1; seed < 400; seed++) {
+        bc_arena_reset(arena);
+        assert_int_equal(bc_value_request_build(v, seed * 0x9e3779b97f4a7c15u | 1u, arena, vr, why,
+                                                sizeof why), 0);
+        for (int i = 0; i < vr->req.ninputs; i++) {
+            int64_t lo, hi;
+            assert_int_equal(bc_tensor_extent(&vr->inputs[i], &lo, &hi), 1);
+            if (hi - lo + 1 > 64 * 4096)
+                fail_msg("layout seed %llu spreads input %d over %lld elements",
+                         (unsigned long long)seed, i, (long long)(hi - lo + 1));
+        }
+    }
+    bc_arena_free(arena);
+    free(vr);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -785,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_shrink_follows_the_rule_alignment),
         cmocka_unit_test(test_shrink_candidates_stay_valid),
         cmocka_unit_test(test_value_cases_follow_the_caps),
+        cmocka_unit_test(test_layouts_stay_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
