@@ -149,7 +149,8 @@ static void test_builtin_mutants_out_of_process(void **state)
         snprintf(sut, sizeof sut, "exec:%s --builtin %s", BC_WORKER, mutants[m]);
         const char *args[] = {"--sut", sut, "--rule", "none,numpy,onnx-uni,explicit",
                               "--property", "value-differential,layout-invariance",
-                              "--value-cases", "3000", "--jobs", "2", NULL};
+                              "--value-cases", "3000", "--jobs", "2", "--timeout-ms", "60000",
+                              NULL};
         char name[64];
         snprintf(name, sizeof name, "exec-%s", mutants[m] + strlen("mutant:"));
         replay_all(args, name, 1);
