@@ -123,15 +123,29 @@ static int replay_all(const char *const *args, const char *name, int same_detail
     return count;
 }
 
+/* Cases per shape cell of the mutant runs, "20000" or $BC_REPLAY_CASES (the
+ * sanitizer build sets fewer); a value cell gets a quarter. */
+static void budget(char *cases, char *value_cases, size_t cap)
+{
+    const char *v = getenv("BC_REPLAY_CASES");
+    long long n = v ? atoll(v) : 0;
+    n = n > 0 ? n : 20000;
+    snprintf(cases, cap, "%lld", n);
+    snprintf(value_cases, cap, "%lld", n / 4 > 0 ? n / 4 : 1);
+}
+
 static void test_builtin_mutants(void **state)
 {
     (void)state;
     int count, replayed = 0;
+    char cases[32], value_cases[32];
+    budget(cases, value_cases, sizeof cases);
     const bc_sut *const *suts = bc_builtin_suts(&count);
     for (int s = 0; s < count; s++) {
         if (!suts[s]->citation)
             continue; /* the reference */
-        const char *args[] = {"--sut", suts[s]->name, "--jobs", "2", NULL};
+        const char *args[] = {"--sut", suts[s]->name, "--cases", cases, "--value-cases",
+                              value_cases, "--jobs", "2", NULL};
         replayed += replay_all(args, suts[s]->name + strlen("mutant:"), 1);
     }
     assert_true(replayed > 2 * (count - 1));
@@ -142,6 +156,8 @@ static void test_builtin_mutants(void **state)
 static void test_builtin_mutants_out_of_process(void **state)
 {
     (void)state;
+    char cases[32], value_cases[32];
+    budget(cases, value_cases, sizeof cases);
     static const char *const mutants[] = {"mutant:offset-ignored", "mutant:rank7-collapse",
                                           "mutant:contiguous-assumed", "mutant:flat-modulo"};
     for (size_t m = 0; m < sizeof mutants / sizeof *mutants; m++) {
@@ -149,8 +165,8 @@ static void test_builtin_mutants_out_of_process(void **state)
         snprintf(sut, sizeof sut, "exec:%s --builtin %s", BC_WORKER, mutants[m]);
         const char *args[] = {"--sut", sut, "--rule", "none,numpy,onnx-uni,explicit",
                               "--property", "value-differential,layout-invariance",
-                              "--value-cases", "3000", "--jobs", "2", "--timeout-ms", "60000",
-                              NULL};
+                              "--value-cases", value_cases, "--jobs", "2", "--timeout-ms",
+                              "60000", NULL};
         char name[64];
         snprintf(name, sizeof name, "exec-%s", mutants[m] + strlen("mutant:"));
         replay_all(args, name, 1);
