@@ -22,6 +22,28 @@ void bc_answer_from_reference(const bc_params *p, int n, const bc_shape *shapes,
     snprintf(answer->message, sizeof answer->message, "%s", err.message);
 }
 
+void bc_panswer_from_reference(const bc_params *p, int n, const bc_pshape *shapes,
+                               const bc_psymbols *syms, bc_sut_panswer *answer)
+{
+    bc_error err;
+    bc_error_kind kind = bc_pinfer(p, n, shapes, syms, &answer->shape, &err);
+    if (kind == BC_OK) {
+        answer->status = BC_SUT_OK;
+        return;
+    }
+    answer->status = BC_SUT_REJECTED;
+    answer->kind = kind;
+    snprintf(answer->message, sizeof answer->message, "%s", err.message);
+}
+
+static void reference_partial(const bc_sut *sut, const bc_params *p, int n,
+                              const bc_pshape *shapes, const bc_psymbols *syms,
+                              bc_sut_panswer *answer)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, shapes, syms, answer);
+}
+
 static void reference_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
                             bc_sut_answer *answer)
 {
@@ -100,7 +122,7 @@ static void reference_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut
     bc_reference_eval(BC_EVAL_FAST, req, answer);
 }
 
-static const bc_sut_ops reference_ops = {reference_infer, reference_eval};
+static const bc_sut_ops reference_ops = {reference_infer, reference_eval, reference_partial};
 
 const bc_sut bc_reference_sut = {
     "reference", "broadcheck " BC_VERSION_STRING,

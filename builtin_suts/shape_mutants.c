@@ -243,7 +243,7 @@ static void broadcast_swapped_assign(const bc_sut *sut, const bc_params *p, int 
 }
 
 #define MUTANT(ident, fn, name, what, cite)                        \
-    static const bc_sut_ops ident##_ops = {fn, NULL}; /* shapes only */ \
+    static const bc_sut_ops ident##_ops = {fn, NULL, NULL}; /* shapes only */ \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
 MUTANT(bc_mutant_max_dim, max_dim, "mutant:max-dim",

@@ -434,7 +434,7 @@ static void rank7_collapse(const bc_sut *sut, const bc_eval_request *req, bc_sut
 }
 
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \
-    static const bc_sut_ops ident##_ops = {reference_infer, fn}; \
+    static const bc_sut_ops ident##_ops = {reference_infer, fn, NULL}; \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
 VALUE_MUTANT(bc_mutant_contiguous_assumed, contiguous_assumed, "mutant:contiguous-assumed",

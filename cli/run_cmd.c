@@ -36,6 +36,8 @@ static const char run_usage[] =
     "  --cases N             cases per rule x property cell (default 50000 for\n"
     "                        shape properties, 10000 for value properties)\n"
     "  --value-cases N       cases per value-property cell, after --cases\n"
+    "  --partial-cases N     cases per partial-property cell (default 5000), after\n"
+    "                        --cases (spec/RULES.md §14)\n"
     "  --time SECONDS        instead of --cases: share this time among the cells\n"
     "                        (counts then depend on the machine); a cell the SUT\n"
     "                        declines throughout gives its share to the others\n"
@@ -172,7 +174,7 @@ static int check_report_path(const char *what, const char *path)
 
 int bc_cmd_run(int argc, char **argv)
 {
-    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS,
+    enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED, O_SHARD, O_JOBS,
            O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP, O_TIMEOUT, O_MEMORY };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
@@ -180,6 +182,7 @@ int bc_cmd_run(int argc, char **argv)
         {"property", required_argument, NULL, O_PROPERTY},
         {"cases", required_argument, NULL, O_CASES},
         {"value-cases", required_argument, NULL, O_VALUE_CASES},
+        {"partial-cases", required_argument, NULL, O_PARTIAL_CASES},
         {"time", required_argument, NULL, O_TIME},
         {"seed", required_argument, NULL, O_SEED},
         {"shard", required_argument, NULL, O_SHARD},
@@ -198,7 +201,7 @@ int bc_cmd_run(int argc, char **argv)
     bc_run_config cfg = bc_run_config_default();
     bc_sut_options sut_opts = bc_sut_options_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
-    int quiet = 0, have_cases = 0, have_value_cases = 0;
+    int quiet = 0, have_cases = 0, have_value_cases = 0, have_partial_cases = 0;
     uint64_t v;
     int c;
     optind = 1;
@@ -233,6 +236,8 @@ int bc_cmd_run(int argc, char **argv)
             cfg.cases = (int64_t)v;
             if (!have_value_cases)
                 cfg.value_cases = (int64_t)v;
+            if (!have_partial_cases)
+                cfg.partial_cases = (int64_t)v;
             have_cases = 1;
             break;
         case O_VALUE_CASES:
@@ -242,6 +247,15 @@ int bc_cmd_run(int argc, char **argv)
             }
             cfg.value_cases = (int64_t)v;
             have_value_cases = 1;
+            break;
+        case O_PARTIAL_CASES:
+            if (parse_u64(optarg, INT64_MAX, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --partial-cases: expected a positive integer, "
+                                "got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            cfg.partial_cases = (int64_t)v;
+            have_partial_cases = 1;
             break;
         case O_TIME: {
             char *end;
@@ -313,7 +327,7 @@ int bc_cmd_run(int argc, char **argv)
         fprintf(stderr, "broadcheck run: unexpected argument '%s'\n", argv[optind]);
         return BC_EXIT_USAGE;
     }
-    if ((have_cases || have_value_cases) && cfg.seconds > 0) {
+    if ((have_cases || have_value_cases || have_partial_cases) && cfg.seconds > 0) {
         fprintf(stderr, "broadcheck run: give --cases/--value-cases or --time, not both\n");
         return BC_EXIT_USAGE;
     }
@@ -417,11 +431,17 @@ int bc_cmd_replay(int argc, char **argv)
         snprintf(with_arrow, strlen(text) + 10, "%s -> error", text);
         text = with_arrow;
     }
-    if (bc_vector_parse(text, v, why, sizeof why) != 1) {
+    int count;
+    const int partial = bc_properties(&count)[p].partial;
+    bc_pvector *pv = partial ? malloc(sizeof *pv) : NULL;
+    why[0] = '\0';
+    if (partial ? !pv || bc_pvector_parse(text, pv, why, sizeof why) != 1
+                : bc_vector_parse(text, v, why, sizeof why) != 1) {
         fprintf(stderr, "broadcheck replay: the case: %s\n",
                 why[0] ? why : "empty (expected a vector line, e.g. 'numpy [2] [1] -> [2]')");
     } else {
-        int r = bc_replay(sut, p, v, why, sizeof why);
+        int r = partial ? bc_replay_partial(sut, p, pv, why, sizeof why)
+                        : bc_replay(sut, p, v, why, sizeof why);
         if (r == 0) {
             printf("PASS %s on %s\n", property, sut->name);
             status = BC_EXIT_OK;
@@ -433,6 +453,7 @@ int bc_cmd_replay(int argc, char **argv)
         }
     }
     free(v);
+    free(pv);
     free(with_arrow);
     bc_sut_close(sut);
     return status;

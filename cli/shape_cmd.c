@@ -15,6 +15,11 @@ static const char shape_usage[] =
     "Prints the result shape of the shapes under RULE, computed by the reference\n"
     "(spec/RULES.md). A shape is [d0,d1,...]; [] is the scalar.\n"
     "\n"
+    "Partial shapes (spec/RULES.md §14): a dim may be ? (unknown), LO..HI, LO..\n"
+    "(no upper bound), ..HI, or a symbol NAME (one value wherever it appears),\n"
+    "optionally bounded as NAME:LO..HI; [...] is a shape of unknown rank. The\n"
+    "answer then holds the result of every concretization the rule accepts.\n"
+    "\n"
     "  --rule RULE          none | numpy | onnx-uni | pdpd | broadcast-to |\n"
     "                       bidirectional | explicit\n"
     "                       none and numpy take one or more shapes; onnx-uni and\n"
@@ -40,7 +45,51 @@ static const char shape_usage[] =
     "  broadcheck shape --rule numpy [2,1,5] [4,1]               # [2,4,5]\n"
     "  broadcheck shape --rule pdpd --axis 1 [2,3,4,5] [3,1]     # [2,3,4,5]\n"
     "  broadcheck shape --rule explicit --axes 0 [3] [2,3]       # [2,3]\n"
-    "  broadcheck shape --rule bidirectional [3,1] [2,1,6]       # [2,3,6]\n";
+    "  broadcheck shape --rule bidirectional [3,1] [2,1,6]       # [2,3,6]\n"
+    "  broadcheck shape --rule numpy '[?,3]' '[2..5,1]' '[N,1]'  # [2..5,3]\n";
+
+/* The partial reference's answer (RULES.md §14); same outputs and exit codes. */
+static int shape_partial(const bc_params *params, int n, char **args)
+{
+    bc_pshape *shapes = calloc((size_t)n, sizeof *shapes);
+    bc_psymbols *syms = calloc(1, sizeof *syms);
+    char why[512];
+    int status = BC_EXIT_USAGE;
+    if (!shapes || !syms) {
+        fprintf(stderr, "broadcheck shape: out of memory\n");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *end;
+        if (bc_pshape_parse(args[i], &end, &shapes[i], syms, why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck shape: shape %d '%s': %s\n", i + 1, args[i], why);
+            goto done;
+        }
+        if (*end != '\0') {
+            fprintf(stderr, "broadcheck shape: shape %d '%s': column %d: unexpected text "
+                            "after ']'\n", i + 1, args[i], (int)(end - args[i]) + 1);
+            goto done;
+        }
+    }
+    bc_pshape result;
+    bc_error err;
+    bc_error_kind kind = bc_pinfer(params, n, shapes, syms, &result, &err);
+    if (kind == BC_OK) {
+        char buf[BC_MAX_RANK * 80 + 8];
+        bc_pshape_format(&result, syms, buf, sizeof buf);
+        puts(buf);
+        status = BC_EXIT_OK;
+    } else if (bc_error_kind_is_invalid_input(kind)) {
+        fprintf(stderr, "broadcheck shape: invalid input: %s\n", err.message);
+    } else {
+        printf("error: %s\n", err.message);
+        status = BC_EXIT_FAIL;
+    }
+done:
+    free(shapes);
+    free(syms);
+    return status;
+}
 
 int bc_cmd_shape(int argc, char **argv)
 {
@@ -111,6 +160,9 @@ int bc_cmd_shape(int argc, char **argv)
                 rule_name, BC_MAX_OPERANDS);
         return BC_EXIT_USAGE;
     }
+    for (int i = 0; i < n; i++)
+        if (bc_pshape_text_is_partial(argv[optind + i]))
+            return shape_partial(&params, n, argv + optind);
     bc_shape *shapes = calloc((size_t)n, sizeof *shapes);
     if (!shapes) {
         fprintf(stderr, "broadcheck shape: out of memory\n");

@@ -45,14 +45,18 @@ static int has_malformed_line(const char *path)
 {
     FILE *f = fopen(path, "r");
     bc_vector *v = malloc(sizeof *v);
+    bc_pvector *pv = malloc(sizeof *pv);
     char *line = NULL, why[512];
     size_t cap = 0;
     ssize_t n;
-    int malformed = !f || !v;
+    int malformed = !f || !v || !pv;
     while (!malformed && (n = getline(&line, &cap, f)) >= 0)
-        malformed = (size_t)n != strlen(line) || bc_vector_parse(line, v, why, sizeof why) < 0;
+        malformed = (size_t)n != strlen(line) ||
+                    (bc_vector_line_is_partial(line) ? bc_pvector_parse(line, pv, why, sizeof why)
+                                                     : bc_vector_parse(line, v, why, sizeof why)) < 0;
     free(line);
     free(v);
+    free(pv);
     if (f)
         fclose(f);
     return malformed;

@@ -45,9 +45,32 @@ static void answer_round_trip(const bc_wire_answer *a)
     bc_wbuf_free(&b);
 }
 
+/* A decoded partial answer (protocol 2), encoded again, decodes the same. */
+static void panswer_round_trip(const bc_wire_panswer *a)
+{
+    bc_wbuf b;
+    memset(&b, 0, sizeof b);
+    bc_wire_encode_panswer(&b, 7, a);
+    bc_wire_header h;
+    const unsigned char *payload;
+    char why[512];
+    BC_FUZZ_CHECK(bc_wire_split(b.data, b.len, &h, &payload, why, sizeof why) == 1,
+                  "an encoded partial answer does not split: %s", why);
+    static bc_wire_panswer again;
+    BC_FUZZ_CHECK(bc_wire_decode_panswer(payload, h.length, &again, why, sizeof why) == 0,
+                  "an encoded partial answer does not decode: %s", why);
+    BC_FUZZ_CHECK(again.status == a->status && again.kind == a->kind &&
+                      bc_pshape_equal(&again.shape, &a->shape) &&
+                      strcmp(again.message, a->message) == 0,
+                  "a partial answer changed in the round trip");
+    bc_wbuf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static bc_wire_question q; /* large: not on the stack */
+    static bc_wire_pquestion pq;
+    static bc_wire_panswer panswer;
     static bc_wire_hello hello;
     static bc_wire_answer answer;
     char why[512], message[BC_WIRE_MAX_MESSAGE + 1];
@@ -74,9 +97,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     check_tensor(&q.inputs[i]);
             }
             break;
+        case BC_WIRE_PSHAPE:
+            if (bc_wire_decode_pquestion(payload, h.length, &pq, why, sizeof why) == 0)
+                for (int i = 0; i < pq.n; i++)
+                    for (int k = 0; k < pq.shapes[i].rank; k++)
+                        BC_FUZZ_CHECK(pq.shapes[i].dims[k].lo <= pq.shapes[i].dims[k].hi &&
+                                          pq.shapes[i].dims[k].sym <= pq.syms.count,
+                                      "a decoded partial dim out of its range");
+            break;
         default:
+            /* an ANSWER: in the layout of a SHAPE/EVAL answer or of a PSHAPE's */
             if (bc_wire_decode_answer(payload, h.length, &answer, why, sizeof why) == 0)
                 answer_round_trip(&answer);
+            if (bc_wire_decode_panswer(payload, h.length, &panswer, why, sizeof why) == 0)
+                panswer_round_trip(&panswer);
             break;
         }
         size_t used = (size_t)(payload - at) + h.length;

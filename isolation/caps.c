@@ -127,3 +127,57 @@ void bc_caps_format(const bc_adapter_capabilities *c, char *buf, size_t cap)
     if (strncmp(buf, "; ", 2) == 0)
         memmove(buf, buf + 2, strlen(buf + 2) + 1);
 }
+
+int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial,
+                           const bc_params *p, int n, const bc_pshape *shapes, char *why,
+                           size_t cap)
+{
+    why[0] = '\0';
+    if (!partial) {
+        snprintf(why, cap, "the adapter takes no partial shapes (protocol 1, or none declared)");
+        return 1;
+    }
+    if (!bit(caps->rules, (int)p->rule)) {
+        snprintf(why, cap, "the adapter does not declare rule %s", bc_rule_name(p->rule));
+        return 1;
+    }
+    bc_profile prof = (p->options & BC_OPT_PROFILE) && p->profile != BC_PROFILE_DEFAULT
+                          ? p->profile
+                          : bc_rule_default_profile(p->rule);
+    if (p->rule == BC_RULE_PDPD && !bit(caps->profiles, (int)prof)) {
+        snprintf(why, cap, "the adapter does not declare pdpd profile %s", bc_profile_name(prof));
+        return 1;
+    }
+    if (n < 0 || n > caps->max_operands) {
+        snprintf(why, cap, "%d shapes, the adapter declares at most %d", n, caps->max_operands);
+        return 1;
+    }
+    static const char *const what[] = {"unknown dims (?)", "intervals", "symbols",
+                                       "shapes of unknown rank"};
+    for (int i = 0; i < n; i++) {
+        unsigned need = 0;
+        if (shapes[i].rank == BC_RANK_DYNAMIC)
+            need |= BC_PARTIAL_DYNAMIC_RANK;
+        if (shapes[i].rank > caps->max_rank) {
+            snprintf(why, cap, "shape %d has rank %d, the adapter declares at most %d", i,
+                     shapes[i].rank, caps->max_rank);
+            return 1;
+        }
+        for (int k = 0; k < shapes[i].rank; k++) {
+            const bc_pdim *d = &shapes[i].dims[k];
+            if (d->sym)
+                need |= BC_PARTIAL_SYMBOL;
+            if (d->lo == 0 && d->hi == BC_DIM_UNBOUNDED)
+                need |= d->sym ? 0u : BC_PARTIAL_DYNAMIC;
+            else if (d->lo != d->hi)
+                need |= BC_PARTIAL_INTERVAL;
+        }
+        for (int f = 0; f < 4; f++)
+            if ((need >> f) & ~partial >> f & 1u) {
+                snprintf(why, cap, "shape %d has %s, which the adapter does not declare", i,
+                         what[f]);
+                return 1;
+            }
+    }
+    return 0;
+}

@@ -20,6 +20,8 @@ typedef struct isolated {
     bc_proc_launch launch;
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
+    unsigned partial; /* BC_PARTIAL_* declared (protocol 2 and later) */
+    uint32_t protocol; /* the workers' version: below 3, EVAL inputs go rebased */
     pthread_mutex_t lock;
     bc_proc **idle;
     int nidle, idle_cap;
@@ -29,11 +31,20 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
                            bc_sut_answer *answer);
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer);
 
-static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval};
+static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
+                             const bc_pshape *shapes, const bc_psymbols *syms,
+                             bc_sut_panswer *answer);
+
+static const bc_sut_ops isolated_ops = {isolated_infer, isolated_eval, isolated_partial};
 
 int bc_isolated_is(const bc_sut *sut)
 {
     return sut && sut->ops == &isolated_ops;
+}
+
+unsigned bc_isolated_partial_caps(const bc_sut *sut)
+{
+    return bc_isolated_is(sut) ? ((const isolated *)sut)->partial : 0;
 }
 
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut)
@@ -41,12 +52,17 @@ const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut)
     return bc_isolated_is(sut) ? &((const isolated *)sut)->caps : NULL;
 }
 
-/* message into the answer, cut to fit (a diagnosis leads with what matters). */
+/* message into dst[cap], cut to fit (a diagnosis leads with what matters). */
+static void cut_copy(char *dst, size_t cap, const char *message)
+{
+    size_t n = strnlen(message, cap - 1);
+    memcpy(dst, message, n);
+    dst[n] = '\0';
+}
+
 static void set_message(bc_sut_answer *a, const char *message)
 {
-    size_t n = strnlen(message, sizeof a->message - 1);
-    memcpy(a->message, message, n);
-    a->message[n] = '\0';
+    cut_copy(a->message, sizeof a->message, message);
 }
 
 static void answer_with(bc_sut_answer *a, bc_sut_status status, const char *message)
@@ -70,7 +86,8 @@ static bc_proc *acquire(isolated *s, char *why, size_t cap)
         return p;
     bc_wire_hello hello;
     p = bc_proc_start(&s->launch, s->start_timeout_ms, &hello, why, cap);
-    if (p && memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0) {
+    if (p && (memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0 ||
+              hello.protocol != s->protocol || hello.partial != s->partial)) {
         snprintf(why, cap, "a new worker declares other capabilities than the first one did");
         bc_proc_kill(p);
         p = NULL;
@@ -199,12 +216,67 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
     }
     uint32_t seq;
     bc_wbuf *b = bc_proc_request(w, &seq);
-    if (bc_wire_encode_eval(b, seq, req, why, sizeof why) != 0) {
+    if (bc_wire_encode_eval(b, seq, req, s->protocol, why, sizeof why) != 0) {
         put_back(s, w); /* nothing was sent: the worker is fine */
         answer_with(answer, BC_SUT_UNSUPPORTED, why);
         return;
     }
     exchange(s, w, req, answer);
+}
+
+/* ---- a partial-shape question (protocol 2) ------------------------------------ */
+
+static void panswer_with(bc_sut_panswer *a, bc_sut_status status, const char *message)
+{
+    a->status = status;
+    a->kind = BC_OK;
+    a->shape.rank = 0;
+    cut_copy(a->message, sizeof a->message, message);
+}
+
+static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
+                             const bc_pshape *shapes, const bc_psymbols *syms,
+                             bc_sut_panswer *answer)
+{
+    isolated *s = (isolated *)sut;
+    char why[1024];
+    if (bc_caps_refuse_partial(&s->caps, s->partial, p, n, shapes, why, sizeof why)) {
+        panswer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    bc_proc *w = acquire(s, why, sizeof why);
+    if (!w) {
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        return;
+    }
+    uint32_t seq;
+    bc_wbuf *b = bc_proc_request(w, &seq);
+    bc_wire_encode_pshape(b, seq, p, n, shapes, syms);
+    const unsigned char *payload;
+    size_t len;
+    if (bc_proc_ask(w, s->timeout_ms, &payload, &len, why, sizeof why) != 0) {
+        bc_proc_kill(w);
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        return;
+    }
+    bc_wire_panswer *a = malloc(sizeof *a);
+    char diag[768];
+    if (!a || bc_wire_decode_panswer(payload, len, a, diag, sizeof diag) != 0) {
+        bc_proc_kill(w); /* the stream cannot be trusted any more */
+        snprintf(why, sizeof why, "protocol error: %s", a ? diag : "out of memory");
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
+        free(a);
+        return;
+    }
+    answer->status = a->status;
+    answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
+    answer->shape = a->shape;
+    cut_copy(answer->message, sizeof answer->message, a->message);
+    if (a->flags & BC_WIRE_RETIRE)
+        bc_proc_stop(w);
+    else
+        put_back(s, w);
+    free(a);
 }
 
 /* ---- open and close ------------------------------------------------------------ */
@@ -251,13 +323,19 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
         snprintf(why, cap, "out of memory");
     } else if ((first = bc_proc_start(&s->launch, s->start_timeout_ms, hello, why, cap))) {
         s->caps = hello->caps;
+        s->partial = hello->partial;
+        s->protocol = hello->protocol;
         s->name = strdup(name);
         s->version = strdup(hello->version);
-        size_t len = strlen(hello->name) + strlen(hello->description) + 64;
+        size_t len = strlen(hello->name) + strlen(hello->description) + 160;
         s->description = malloc(len);
         if (s->description)
-            snprintf(s->description, len, "%s%s%s (out of process)", hello->name,
-                     hello->description[0] ? ": " : "", hello->description);
+            snprintf(s->description, len, "%s%s%s (out of process%s)", hello->name,
+                     hello->description[0] ? ": " : "", hello->description,
+                     hello->protocol < BC_WIRE_PROTOCOL_LAYOUT
+                         ? "; protocol before 3: inputs rebased to their first element, "
+                           "offsets not exercised"
+                         : "");
         if (s->name && s->version && s->description) {
             s->sut = (bc_sut){s->name, s->version, s->description, NULL, &isolated_ops};
             free(hello);

@@ -17,6 +17,8 @@ int bc_isolated_is(const bc_sut *sut);
 void bc_isolated_close(const bc_sut *sut);
 /* Its declared capabilities (NULL for any other SUT). */
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut);
+/* The BC_PARTIAL_* it declared (0 for a worker of protocol 1). */
+unsigned bc_isolated_partial_caps(const bc_sut *sut);
 
 /* Why a question is outside caps ("" and 0 if it is inside). */
 int bc_caps_refuse_shape(const bc_adapter_capabilities *caps, const bc_params *p, int n,
@@ -25,5 +27,9 @@ int bc_caps_refuse_eval(const bc_adapter_capabilities *caps, const bc_eval_reque
                         char *why, size_t cap);
 /* "shape, elementwise; rules numpy; ...", into buf[cap]. */
 void bc_caps_format(const bc_adapter_capabilities *caps, char *buf, size_t cap);
+/* Why a partial-shape question is outside caps and the BC_PARTIAL_* declared. */
+int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial,
+                           const bc_params *p, int n, const bc_pshape *shapes, char *why,
+                           size_t cap);
 
 #endif

@@ -149,6 +149,13 @@ bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)
     return v;
 }
 
+unsigned bc_sut_partial_caps_of(const bc_sut *sut)
+{
+    if (!sut->ops->infer_partial)
+        return 0;
+    return bc_isolated_is(sut) ? bc_isolated_partial_caps(sut) : BC_PARTIAL_ALL;
+}
+
 void bc_sut_describe_caps(const bc_sut *sut, char *buf, size_t cap)
 {
     const bc_adapter_capabilities *c = bc_isolated_caps(sut);

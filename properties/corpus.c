@@ -45,6 +45,31 @@ static int add_line(bc_corpus *corpus, const bc_vector *v)
     return 0;
 }
 
+/* Adds the canonical form of a partial line (RULES.md §14). */
+static int add_partial_line(bc_corpus *corpus, const char *text, char *why, size_t cap)
+{
+    bc_pvector *v = malloc(sizeof *v);
+    char **grown = realloc(corpus->lines, (size_t)(corpus->count + 1) * sizeof *grown);
+    int status = -1;
+    if (grown)
+        corpus->lines = grown;
+    if (!v || !grown) {
+        snprintf(why, cap, "out of memory");
+    } else if (bc_pvector_parse(text, v, why, cap) == 1) {
+        int len = bc_pvector_format(v, NULL, 0);
+        char *line = malloc((size_t)len + 1);
+        if (line) {
+            bc_pvector_format(v, line, (size_t)len + 1);
+            corpus->lines[corpus->count++] = line;
+            status = 0;
+        } else {
+            snprintf(why, cap, "out of memory");
+        }
+    }
+    free(v);
+    return status;
+}
+
 /* Reads the corpus from f, from its start; path is for the messages. */
 static int read_stream(FILE *f, const char *path, bc_corpus *corpus, char *why, size_t cap)
 {
@@ -68,6 +93,13 @@ static int read_stream(FILE *f, const char *path, bc_corpus *corpus, char *why, 
             if (version > BC_CORPUS_VERSION) {
                 snprintf(why, cap, "corpus %s:%ld: written by a newer broadcheck (corpus v%ld; "
                          "this one reads v%d)", path, lineno, version, BC_CORPUS_VERSION);
+                status = -1;
+            }
+            continue;
+        }
+        if (bc_vector_line_is_partial(line)) {
+            if (add_partial_line(corpus, line, detail, sizeof detail) != 0) {
+                snprintf(why, cap, "corpus %s:%ld: %s", path, lineno, detail);
                 status = -1;
             }
             continue;

@@ -28,6 +28,14 @@ static const char *const coverage_names[BC_COV_COUNT] = {
     [BC_COV_VALUE_SUM_TO_SHAPE] = "value-sum-to-shape",
     [BC_COV_VALUE_HIGH_RANK] = "value-rank-7-plus",
     [BC_COV_VALUE_MANY_OPERANDS] = "value-many-operands",
+    [BC_COV_PARTIAL] = "partial",
+    [BC_COV_PARTIAL_DYNAMIC] = "partial-dynamic",
+    [BC_COV_PARTIAL_INTERVAL] = "partial-interval",
+    [BC_COV_PARTIAL_UNBOUNDED] = "partial-unbounded",
+    [BC_COV_PARTIAL_SYMBOL] = "partial-symbol",
+    [BC_COV_PARTIAL_SYMBOL_SHARED] = "partial-symbol-shared",
+    [BC_COV_PARTIAL_DYNAMIC_RANK] = "partial-unknown-rank",
+    [BC_COV_PARTIAL_REJECT] = "partial-reject",
 };
 
 const char *bc_coverage_name(bc_coverage c)

@@ -36,6 +36,14 @@ typedef enum bc_coverage {
     BC_COV_VALUE_SUM_TO_SHAPE, /* ... sum-to-shape */
     BC_COV_VALUE_HIGH_RANK,    /* ... an operand of rank 7 or more (past many kernels' 6) */
     BC_COV_VALUE_MANY_OPERANDS, /* ... elementwise on 5 or more operands */
+    BC_COV_PARTIAL,            /* a partial-shape case (RULES.md §14) */
+    BC_COV_PARTIAL_DYNAMIC,    /* ... with a ? dim */
+    BC_COV_PARTIAL_INTERVAL,   /* ... with a bounded interval */
+    BC_COV_PARTIAL_UNBOUNDED,  /* ... with an interval LO.. */
+    BC_COV_PARTIAL_SYMBOL,     /* ... with a symbol */
+    BC_COV_PARTIAL_SYMBOL_SHARED, /* ... a symbol on two dims or more */
+    BC_COV_PARTIAL_DYNAMIC_RANK,  /* ... with a shape of unknown rank */
+    BC_COV_PARTIAL_REJECT,     /* ... that the partial reference rejects */
     BC_COV_COUNT
 } bc_coverage;
 
@@ -67,6 +75,7 @@ struct bc_run_result {
     uint64_t seed;
     int64_t cases;           /* per shape-property cell, as configured (0 with seconds) */
     int64_t value_cases;     /* per value-property cell, as configured (0 with seconds) */
+    int64_t partial_cases;   /* per partial-property cell, as configured (0 with seconds) */
     double seconds;          /* as configured */
     int shard_index, shard_count, jobs;
     double elapsed;          /* wall seconds */
@@ -116,6 +125,37 @@ void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, 
 /* Checks one case; on failure writes what disagreed into detail. */
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap);
+
+/* ---- partial-shape cases (partial.c) ------------------------------------ */
+
+/* The partial properties (bc_property_info.partial): their cases, checks
+ * and shrinking, by property index (property.c). */
+void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, bc_prng *r,
+                      bc_pvector *c);
+bc_check bc_pproperty_check(int property, bc_check_ctx *ctx, const bc_pvector *c, char *detail,
+                            size_t cap);
+int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
+                        char *detail, size_t cap);
+
+typedef enum bc_partial_mode {
+    BC_PMODE_SOUNDNESS, /* partial-soundness */
+    BC_PMODE_PRECISION, /* partial-precision */
+    BC_PMODE_SYMBOLS,   /* partial-symbols */
+    BC_PMODE_STATIC     /* partial-static-agrees */
+} bc_partial_mode;
+
+/* Generates a partial case for `mode` on `rule` from r: a static case whose
+ * dims are forgotten (?), widened (LO..HI) and named (symbols), as far as
+ * caps (BC_PARTIAL_*) lets the SUT take them. */
+void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c);
+bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvector *c,
+                          char *detail, size_t cap);
+void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],
+                  int64_t rejects[BC_ERR_KIND_COUNT]);
+/* As bc_shrink and bc_shrink_candidate, for a partial case. */
+int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
+               char *detail, size_t cap);
+int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out);
 
 /* ---- shrinking (shrink.c) --------------------------------------------- */
 

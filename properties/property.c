@@ -29,6 +29,10 @@ enum {
     P_LAYOUT_INVARIANCE,
     P_BROADCAST_THEN_ELEMENTWISE,
     P_SUM_OF_BROADCAST,
+    P_PARTIAL_SOUNDNESS,
+    P_PARTIAL_PRECISION,
+    P_PARTIAL_SYMBOLS,
+    P_PARTIAL_STATIC_AGREES,
     P_COUNT
 };
 
@@ -38,53 +42,53 @@ static const bc_property_info properties[P_COUNT] = {
         "The SUT accepts exactly the cases the reference accepts, with the same result shape, "
         "and (where the SUT names one) the same error kind.",
         "Any shape-rule bug: wrong stretch of 0, missing rank check, wrong axis default.",
-        ALL_RULES, 0},
+        ALL_RULES, 0, 0},
     [P_COMMUTATIVE] = {
         "commutative", "metamorphic",
         "Reversing the operands of numpy (or swapping input and target of bidirectional) "
         "changes neither acceptance nor the result shape.",
         "Asymmetric code paths: operand 0 that cannot broadcast, a stretch only on one side.",
-        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0},
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0, 0},
     [P_ASSOCIATIVE] = {
         "associative", "metamorphic",
         "numpy(numpy(a,b),c), numpy(a,numpy(b,c)) and numpy(a,b,c) agree.",
         "n-ary broadcasting that differs from folding binary broadcasts.",
-        R(BC_RULE_NUMPY), 0},
+        R(BC_RULE_NUMPY), 0, 0},
     [P_IDENTITY] = {
         "identity", "metamorphic",
         "Adding a scalar or an all-ones shape of no larger rank changes nothing.",
         "Scalars and size-1 dims treated as real dims (a 1 that does not stretch).",
-        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0},
+        R(BC_RULE_NUMPY) | R(BC_RULE_BIDIRECTIONAL), 0, 0},
     [P_PREPEND_ONES] = {
         "prepend-ones", "metamorphic",
         "Prepending the same number of 1s to every operand only prepends 1s to the result.",
         "Rank-dependent code paths, left alignment, off-by-one in rank differences.",
         R(BC_RULE_NONE) | R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO) |
-            R(BC_RULE_BIDIRECTIONAL), 0},
+            R(BC_RULE_BIDIRECTIONAL), 0, 0},
     [P_UNI_IMPLIES_NUMPY] = {
         "uni-implies-numpy", "metamorphic",
         "When onnx-uni accepts (A, B), numpy accepts it with result A; when broadcast-to "
         "accepts (input, target), numpy gives the target.",
         "A one-way rule more permissive than two-way broadcasting (a missing rank check).",
-        R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO), 0},
+        R(BC_RULE_ONNX_UNI) | R(BC_RULE_BROADCAST_TO), 0, 0},
     [P_BIDIRECTIONAL_IS_NUMPY] = {
         "bidirectional-is-numpy", "metamorphic",
         "bidirectional(input, target) equals numpy(input, target), acceptance and result.",
         "Expand implemented as broadcast_to (or the reverse).",
-        R(BC_RULE_BIDIRECTIONAL), 0},
+        R(BC_RULE_BIDIRECTIONAL), 0, 0},
     [P_PDPD_IS_PADDED_NUMPY] = {
         "pdpd-is-padded-numpy", "metamorphic",
         "pdpd equals numpy after the smaller operand is padded with 1s around the axis window "
         "(after trimming, for openvino-doc).",
         "B read at the wrong axis, trailing 1s not ignored, the default axis computed after "
         "trimming.",
-        R(BC_RULE_PDPD), 0},
+        R(BC_RULE_PDPD), 0, 0},
     [P_EXPLICIT_FORMS_AGREE] = {
         "explicit-forms-agree", "metamorphic",
         "An explicit broadcast_axes case the SUT accepts is also accepted, with the same "
         "result, in its axes_mapping spelling (the complement of the axes).",
         "The two spellings of explicit broadcast implemented inconsistently.",
-        R(BC_RULE_EXPLICIT), 0},
+        R(BC_RULE_EXPLICIT), 0, 0},
     [P_VALUE_DIFFERENTIAL] = {
         "value-differential", "differential",
         "The SUT computes every operation (elementwise, n-ary, where, broadcast, sum-to-shape) "
@@ -92,25 +96,52 @@ static const bc_property_info properties[P_COUNT] = {
         "what it rejects.",
         "A wrong index or stride for a stretched axis, a mis-summed gradient, swapped where "
         "branches: anything that reads the wrong element.",
-        ALL_RULES, 1},
+        ALL_RULES, 1, 0},
     [P_LAYOUT_INVARIANCE] = {
         "layout-invariance", "metamorphic",
         "The same values through other strides (permuted, negative, gapped, 0 on size-1 axes, "
         "offset) give the same result as C-contiguous inputs.",
         "Kernels that assume contiguous inputs, ignore an offset or use a size-1 axis's stride.",
-        ALL_RULES, 1},
+        ALL_RULES, 1, 0},
     [P_BROADCAST_THEN_ELEMENTWISE] = {
         "broadcast-then-elementwise", "metamorphic",
         "Broadcasting each operand to the result shape first (broadcast-to), then computing "
         "with rule none, gives the same values as the broadcasting operation.",
         "A fused broadcasting kernel that disagrees with the library's own broadcast_to.",
-        R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI), 1},
+        R(BC_RULE_NUMPY) | R(BC_RULE_ONNX_UNI), 1, 0},
     [P_SUM_OF_BROADCAST] = {
         "sum-of-broadcast", "metamorphic",
         "sum-to-shape of broadcast(x) is x times the stretch factor numel(result)/numel(x) "
         "(exact: small integer values).",
         "A backprop that forgets the leading or the stretched axes, or sums the wrong ones.",
-        R(BC_RULE_BROADCAST_TO) | R(BC_RULE_BIDIRECTIONAL) | R(BC_RULE_EXPLICIT), 1},
+        R(BC_RULE_BROADCAST_TO) | R(BC_RULE_BIDIRECTIONAL) | R(BC_RULE_EXPLICIT), 1, 0},
+    [P_PARTIAL_SOUNDNESS] = {
+        "partial-soundness", "differential",
+        "On partial shapes (?, intervals, symbols, unknown rank) the SUT's answer holds the static "
+        "reference's result of every concretization it accepts, and the SUT rejects only when "
+        "no concretization is accepted (RULES.md §14.1).",
+        "An unknown or an interval merged as if it were 1 (or never 1): a result that a real "
+        "shape falls outside of, or a graph refused that would run.",
+        ALL_RULES, 0, 1},
+    [P_PARTIAL_PRECISION] = {
+        "partial-precision", "differential",
+        "Each bound of the SUT's partial result is reached by an accepted concretization, and an "
+        "accepted case has one, unless a relaxation of RULES.md §14.5 covers it.",
+        "Inference that gives up (? where the dim is known, a case accepted that can never "
+        "run).",
+        ALL_RULES, 0, 1},
+    [P_PARTIAL_SYMBOLS] = {
+        "partial-symbols", "differential",
+        "A symbol in the SUT's partial result equals, in every accepted concretization, the "
+        "value of that symbol in the inputs (or, if the SUT made it up, is one value).",
+        "Different symbols assumed equal; a symbol kept on a result that can differ from it.",
+        ALL_RULES, 0, 1},
+    [P_PARTIAL_STATIC_AGREES] = {
+        "partial-static-agrees", "differential",
+        "On static shapes, the SUT's partial inference answers as the static reference: the same "
+        "acceptance, result and error kind.",
+        "A partial-shape code path that drifts from the static one (its own 0 or rank rules).",
+        ALL_RULES, 0, 1},
 };
 
 const bc_property_info *bc_properties(int *count)
@@ -125,6 +156,33 @@ int bc_property_from_name(const char *name)
         if (strcmp(properties[i].name, name) == 0)
             return i;
     return -1;
+}
+
+static bc_partial_mode partial_mode(int property)
+{
+    switch (property) {
+    case P_PARTIAL_SOUNDNESS: return BC_PMODE_SOUNDNESS;
+    case P_PARTIAL_PRECISION: return BC_PMODE_PRECISION;
+    case P_PARTIAL_SYMBOLS: return BC_PMODE_SYMBOLS;
+    default: return BC_PMODE_STATIC;
+    }
+}
+
+void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, bc_prng *r, bc_pvector *c)
+{
+    bc_pgen_case(r, rule, partial_caps, partial_mode(property), c);
+}
+
+bc_check bc_pproperty_check(int property, bc_check_ctx *ctx, const bc_pvector *c, char *detail,
+                            size_t cap)
+{
+    return bc_partial_check(partial_mode(property), ctx, c, detail, cap);
+}
+
+int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
+                        char *detail, size_t cap)
+{
+    return bc_pshrink(partial_mode(property), ctx, c, max_calls, detail, cap);
 }
 
 /* ---- generation -------------------------------------------------------- */

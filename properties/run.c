@@ -42,6 +42,7 @@ typedef struct worker {
     int invalid_cell;
     int64_t invalid_case;
     char invalid_detail[1024];
+    bc_pvector *pscratch; /* for the partial properties */
 } worker;
 
 typedef struct runner {
@@ -58,6 +59,7 @@ typedef struct runner {
     int *chunks_done;  /* per cell: chunks finished */
     int64_t cases_done, failures_seen;
     bc_sut_value_caps caps; /* the SUT's, for the value generators */
+    unsigned partial_caps;  /* the SUT's BC_PARTIAL_*, for the partial generators */
     double last_progress;
 } runner;
 
@@ -88,6 +90,7 @@ bc_run_config bc_run_config_default(void)
     memset(&c, 0, sizeof c);
     c.cases = 50000;       /* x 21 shape cells: over 10^6 shape cases by default */
     c.value_cases = 10000; /* x 17 value cells: over 10^5 value cases */
+    c.partial_cases = 5000; /* x 28 partial cells: 140,000 partial cases */
     c.seed = 1;
     c.shard_count = 1;
     c.jobs = 1;
@@ -154,6 +157,26 @@ static char *vector_line(bc_vector *c)
     if (line)
         bc_vector_format(c, line, (size_t)len + 1);
     return line;
+}
+
+/* The line of partial case c with the partial reference's expectation. */
+static char *pvector_line(bc_pvector *c)
+{
+    bc_error_kind kind =
+        bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &c->expect_shape, NULL);
+    c->expect = kind == BC_OK ? BC_EXPECT_SHAPE : BC_EXPECT_ERROR;
+    c->expect_kind = kind;
+    int len = bc_pvector_format(c, NULL, 0);
+    char *line = malloc((size_t)len + 1);
+    if (line)
+        bc_pvector_format(c, line, (size_t)len + 1);
+    return line;
+}
+
+static int is_partial(int property)
+{
+    int count;
+    return bc_properties(&count)[property].partial;
 }
 
 /* The cells from c on that the next share of time is divided among: in the
@@ -261,19 +284,28 @@ static void *work(void *arg)
                 continue;
             bc_prng r;
             bc_prng_init(&r, cfg->seed, ref->stream, (uint64_t)i);
-            bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
-            bc_check verdict =
-                bc_property_check(ref->property, &ctx, w->scratch, detail, sizeof detail);
-            if (verdict == BC_CHECK_INVALID) {
-                if (w->invalid_cell < 0) {
-                    w->invalid_cell = cell;
-                    w->invalid_case = i;
-                    snprintf(w->invalid_detail, sizeof w->invalid_detail, "%s", detail);
+            bc_check verdict;
+            if (is_partial(ref->property)) {
+                bc_pproperty_gen(ref->property, ref->rule, run->partial_caps, &r, w->pscratch);
+                verdict = bc_pproperty_check(ref->property, &ctx, w->pscratch, detail,
+                                             sizeof detail);
+                if (verdict != BC_CHECK_UNSUPPORTED)
+                    bc_pclassify(w->pscratch, w->coverage, w->rejects);
+            } else {
+                bc_property_gen(ref->property, ref->rule, &run->caps, &r, w->scratch);
+                verdict = bc_property_check(ref->property, &ctx, w->scratch, detail,
+                                            sizeof detail);
+                if (verdict == BC_CHECK_INVALID) {
+                    if (w->invalid_cell < 0) {
+                        w->invalid_cell = cell;
+                        w->invalid_case = i;
+                        snprintf(w->invalid_detail, sizeof w->invalid_detail, "%s", detail);
+                    }
+                    continue;
                 }
-                continue;
+                if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
+                    bc_classify(w->scratch, w->coverage, w->rejects);
             }
-            if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
-                bc_classify(w->scratch, w->coverage, w->rejects);
             switch (verdict) {
             case BC_CHECK_PASS: acc->passed++; break;
             case BC_CHECK_UNSUPPORTED:
@@ -300,13 +332,16 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Records a failure; takes minimal (a malloc'd line, may be NULL: out of memory). */
 static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_t index,
-                          const char *original, bc_vector *minimal, const char *detail,
+                          const char *original, char *minimal, const char *detail,
                           int calls, int steps)
 {
     bc_failure *grown = realloc(res->failures, (size_t)(res->nfailures + 1) * sizeof *grown);
-    if (!grown)
+    if (!grown) {
+        free(minimal);
         return -1;
+    }
     res->failures = grown;
     bc_failure *f = &res->failures[res->nfailures];
     memset(f, 0, sizeof *f);
@@ -316,7 +351,7 @@ static int record_failure(bc_run_result *res, int property, bc_rule rule, int64_
     f->rule = rule;
     f->case_index = index;
     f->original = strdup(original);
-    f->minimal = vector_line(minimal);
+    f->minimal = minimal;
     f->replay = f->minimal ? bc_replay_line(res->sut_name, res->sut_args, props[property].name,
                                             f->minimal)
                            : NULL;
@@ -333,6 +368,43 @@ static int applies(int property, bc_rule rule)
     int count;
     const bc_property_info *props = bc_properties(&count);
     return (props[property].rules >> rule) & 1u;
+}
+
+/* A partial corpus line, through the selected partial properties. */
+static int replay_partial_line(const bc_run_config *cfg, bc_run_result *res, bc_check_ctx *ctx,
+                               const char *line)
+{
+    (void)cfg;
+    bc_pvector *v = malloc(sizeof *v);
+    char detail[1024], syntax[256];
+    int count, status = 0;
+    const bc_property_info *props = bc_properties(&count);
+    if (!v)
+        return -1;
+    if (bc_pvector_parse(line, v, syntax, sizeof syntax) != 1) {
+        free(v);
+        return 0; /* read back what bc_corpus_read already checked */
+    }
+    for (int p = 0; p < res->nproperties && status == 0; p++) {
+        bc_cell *cell = &res->cells[v->params.rule][p];
+        if (!cell->selected || !props[p].partial)
+            continue;
+        res->corpus_replayed++;
+        bc_check k = bc_pproperty_check(p, ctx, v, detail, sizeof detail);
+        if (k == BC_CHECK_PASS) {
+            cell->passed++;
+        } else if (k == BC_CHECK_UNSUPPORTED) {
+            cell->unsupported++;
+        } else {
+            cell->failed++;
+            res->corpus_failed++;
+            if (cell->failure < 0 &&
+                record_failure(res, p, v->params.rule, -1, line, pvector_line(v), detail, 0, 0))
+                status = -1;
+        }
+    }
+    free(v);
+    return status;
 }
 
 /* Replays the corpus before generating anything. */
@@ -352,12 +424,16 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
     const bc_property_info *props = bc_properties(&count);
     bc_check_ctx ctx = {cfg->sut, 0, NULL};
     for (int l = 0; l < corpus.count && status == 0; l++) {
+        if (bc_vector_line_is_partial(corpus.lines[l])) {
+            status = replay_partial_line(cfg, res, &ctx, corpus.lines[l]);
+            continue;
+        }
         if (bc_vector_parse(corpus.lines[l], v, syntax, sizeof syntax) != 1)
             continue; /* read back what bc_corpus_read already checked */
         for (int p = 0; p < res->nproperties; p++) {
             bc_cell *cell = &res->cells[v->params.rule][p];
             /* a value line goes to the value properties, a shape line to the others */
-            if (!cell->selected || props[p].values != v->value.present)
+            if (!cell->selected || props[p].values != v->value.present || props[p].partial)
                 continue;
             res->corpus_replayed++;
             bc_check k = bc_property_check(p, &ctx, v, detail, sizeof detail);
@@ -368,8 +444,9 @@ static int replay_corpus(const bc_run_config *cfg, bc_run_result *res, char *why
             } else {
                 cell->failed++;
                 res->corpus_failed++;
-                if (cell->failure < 0 &&
-                    record_failure(res, p, v->params.rule, -1, corpus.lines[l], v, detail, 0, 0))
+                if (cell->failure < 0 && record_failure(res, p, v->params.rule, -1,
+                                                        corpus.lines[l], vector_line(v),
+                                                        detail, 0, 0))
                     status = -1;
             }
         }
@@ -399,6 +476,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
     res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;
+    res->partial_cases = cfg->seconds > 0 ? 0 : cfg->partial_cases;
     res->seconds = cfg->seconds;
     res->shard_index = cfg->shard_index;
     res->shard_count = cfg->shard_count;
@@ -408,6 +486,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     memset(&run, 0, sizeof run);
     run.config = cfg;
     run.caps = bc_sut_value_caps_of(cfg->sut);
+    run.partial_caps = bc_sut_partial_caps_of(cfg->sut);
     run.cells = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.cells);
     run.deadline = calloc((size_t)BC_RULE_COUNT * (size_t)nprops, sizeof *run.deadline);
     worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
@@ -428,7 +507,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
             if (cell->selected && ok)
                 run.cells[run.ncells++] =
                     (cell_ref){(bc_rule)r, p, stream_of((bc_rule)r, p),
-                               props[p].values ? cfg->value_cases : cfg->cases};
+                               props[p].partial  ? cfg->partial_cases
+                               : props[p].values ? cfg->value_cases
+                                                 : cfg->cases};
         }
     if (ok && cfg->corpus_path && replay_corpus(cfg, res, why, cap) != 0)
         goto fail;
@@ -441,7 +522,8 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         workers[j].run = &run;
         workers[j].cells = calloc((size_t)run.ncells + 1, sizeof *workers[j].cells);
         workers[j].scratch = malloc(sizeof *workers[j].scratch);
-        if (!workers[j].cells || !workers[j].scratch) {
+        workers[j].pscratch = malloc(sizeof *workers[j].pscratch);
+        if (!workers[j].cells || !workers[j].scratch || !workers[j].pscratch) {
             ok = 0;
             break;
         }
@@ -487,17 +569,29 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         if (first < 0 || cell->failure >= 0)
             continue; /* no new failure, or the corpus already showed one */
         /* Shrink the first failure of the cell. */
-        bc_vector *v = workers[0].scratch;
         bc_prng r;
         bc_prng_init(&r, cfg->seed, run.cells[c].stream, (uint64_t)first);
-        bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
-        char *original = vector_line(v), detail[1024];
+        char *original, *minimal, detail[1024];
         bc_check_ctx ctx = {cfg->sut, 0, NULL};
-        int steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
+        int steps;
+        if (is_partial(run.cells[c].property)) {
+            bc_pvector *pv = workers[0].pscratch;
+            bc_pproperty_gen(run.cells[c].property, run.cells[c].rule, run.partial_caps, &r, pv);
+            original = pvector_line(pv);
+            steps = bc_pproperty_shrink(run.cells[c].property, &ctx, pv, cfg->max_shrink_calls,
+                                        detail, sizeof detail);
+            minimal = pvector_line(pv);
+        } else {
+            bc_vector *v = workers[0].scratch;
+            bc_property_gen(run.cells[c].property, run.cells[c].rule, &run.caps, &r, v);
+            original = vector_line(v);
+            steps = bc_shrink(run.cells[c].property, &ctx, v, cfg->max_shrink_calls, detail,
                               sizeof detail);
+            minimal = vector_line(v);
+        }
         bc_check_ctx_release(&ctx);
         int failed = !original || record_failure(res, run.cells[c].property, run.cells[c].rule,
-                                                 first, original, v, detail,
+                                                 first, original, minimal, detail,
                                                  (int)ctx.sut_calls, steps);
         free(original);
         if (failed)
@@ -532,6 +626,7 @@ done:
         for (int j = 0; j < cfg->jobs; j++) {
             free(workers[j].cells);
             free(workers[j].scratch);
+            free(workers[j].pscratch);
         }
     free(workers);
     free(threads);
@@ -587,6 +682,11 @@ int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail,
         snprintf(detail, cap, "no property %d", property);
         return 2;
     }
+    if (props[property].partial) {
+        snprintf(detail, cap, "property %s takes a partial case (bc_replay_partial)",
+                 props[property].name);
+        return 2;
+    }
     if (!applies(property, c->params.rule)) {
         snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
                  bc_rule_name(c->params.rule));
@@ -594,6 +694,34 @@ int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail,
     }
     bc_check_ctx ctx = {sut, 0, NULL};
     bc_check k = bc_property_check(property, &ctx, c, detail, cap);
+    bc_check_ctx_release(&ctx);
+    switch (k) {
+    case BC_CHECK_PASS: return 0;
+    case BC_CHECK_FAIL: return 1;
+    default:
+        if (!detail[0])
+            snprintf(detail, cap, "the SUT does not support a query this property needs");
+        return 2;
+    }
+}
+
+int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
+                      size_t cap)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    if (property < 0 || property >= count || !props[property].partial) {
+        snprintf(detail, cap, "a partial case goes to a partial property (partial-soundness, "
+                 "partial-precision, partial-symbols, partial-static-agrees)");
+        return 2;
+    }
+    if (!applies(property, c->params.rule)) {
+        snprintf(detail, cap, "property %s does not apply to rule %s", props[property].name,
+                 bc_rule_name(c->params.rule));
+        return 2;
+    }
+    bc_check_ctx ctx = {sut, 0, NULL};
+    bc_check k = bc_pproperty_check(property, &ctx, c, detail, cap);
     bc_check_ctx_release(&ctx);
     switch (k) {
     case BC_CHECK_PASS: return 0;

@@ -575,6 +575,18 @@ static int merge(merger *m)
     if (int_member(m, &m->in[0], config, "config", "value_cases", 0, INT64_MAX, &cases) != 0)
         return -1;
     res->value_cases = cases;
+    /* partial_cases came later: a report without it ran no partial cell */
+    json_t *partial = json_object_get(config, "partial_cases");
+    if (partial && int_member(m, &m->in[0], config, "config", "partial_cases", 0, INT64_MAX,
+                              &cases) != 0)
+        return -1;
+    res->partial_cases = partial ? cases : 0;
+    for (int i = 1; i < m->n; i++) {
+        json_t *other = json_object_get(json_object_get(m->in[i].root, "config"), "partial_cases");
+        if (!json_equal(partial, other) && (partial || other))
+            return fail(m, &m->in[i], "config.partial_cases", "differs from the first shard's: "
+                        "the shards are not of one run");
+    }
     res->seconds = json_number_value(json_object_get(config, "seconds"));
     if (!(res->seconds >= 0))
         return fail(m, &m->in[0], "config.seconds", "%g, expected seconds >= 0", res->seconds);

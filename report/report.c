@@ -440,8 +440,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "a budget of %g seconds\n", r->seconds);
     else
-        sb_printf(b, "%lld cases per shape cell, %lld per value cell\n", LL(r->cases),
-                  LL(r->value_cases));
+        sb_printf(b, "%lld cases per shape cell, %lld per value cell, %lld per partial cell\n",
+                  LL(r->cases), LL(r->value_cases), LL(r->partial_cases));
     if (notes && notes->warning) {
         sb_puts(b, "WARNING: ");
         sb_indented(b, notes->warning, "         ");
@@ -606,6 +606,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(config, "seed", json_string(buf), &bad);
     jset(config, "cases", json_integer(r->cases), &bad);
     jset(config, "value_cases", json_integer(r->value_cases), &bad);
+    jset(config, "partial_cases", json_integer(r->partial_cases), &bad);
     jset(config, "seconds", json_real(finite_or_zero(r->seconds)), &bad);
     format_shard(r, buf, sizeof buf);
     jset(config, "shard", json_string(buf), &bad);
@@ -782,6 +783,8 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
     x_property(w, "cases", buf, bad);
     snprintf(buf, sizeof buf, "%lld", LL(r->value_cases));
     x_property(w, "value_cases", buf, bad);
+    snprintf(buf, sizeof buf, "%lld", LL(r->partial_cases));
+    x_property(w, "partial_cases", buf, bad);
     snprintf(buf, sizeof buf, "%g", finite_or_zero(r->seconds));
     x_property(w, "seconds", buf, bad);
     format_shard(r, buf, sizeof buf);
@@ -986,7 +989,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
     else
         sb_printf(b, "- **Cases per rule x property:** %lld (shape properties), %lld (value "
-                     "properties)\n", LL(r->cases), LL(r->value_cases));
+                     "properties), %lld (partial properties)\n", LL(r->cases), LL(r->value_cases),
+                  LL(r->partial_cases));
     sb_printf(b, "- **Shard:** %s (0-based index / count), **jobs:** %d, **elapsed:** %.2f s\n",
               shard, r->jobs, r->elapsed);
     if (r->corpus_replayed > 0 || r->corpus_failed > 0)
@@ -1027,8 +1031,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "%g seconds", r->seconds);
     else
-        sb_printf(b, "%lld cases per shape cell and %lld per value cell", LL(r->cases),
-                  LL(r->value_cases));
+        sb_printf(b, "%lld cases per shape cell, %lld per value cell and %lld per partial cell",
+                  LL(r->cases), LL(r->value_cases), LL(r->partial_cases));
     sb_printf(b, " and shard `%s`, selecting the rules and properties of the table below. "
                  "Each failure below has its own replay line.\n\n",
               shard);

@@ -13,7 +13,7 @@ case $seconds in ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got
 
 cmake --workflow --preset fuzz >/dev/null
 
-targets=(fuzz_shape_parse fuzz_vector_parse fuzz_corpus fuzz_case fuzz_wire)
+targets=(fuzz_shape_parse fuzz_vector_parse fuzz_pvector_parse fuzz_corpus fuzz_case fuzz_wire)
 work=build/fuzz/run
 rm -rf "$work"
 pids=()
@@ -21,7 +21,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/$t/corpus" "build/fuzz/artifacts/$t"
   cp fuzz/corpus/"$t"/* "$work/$t/corpus/"
   dict=()
-  case $t in fuzz_vector_parse|fuzz_corpus) dict=(-dict=fuzz/vector.dict);; esac
+  case $t in fuzz_vector_parse|fuzz_pvector_parse|fuzz_corpus) dict=(-dict=fuzz/vector.dict);; esac
   # Long enough lines for every shape of 64 axes; -timeout catches a hang.
   build/fuzz/fuzz/"$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -max_len=16384 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$t/" \

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the libraries the Python adapters wrap (sut_adapters/python/):
-# NumPy, PyTorch and ONNX from Debian's packages, only those missing.
+# NumPy, PyTorch, ONNX and Dask from Debian's packages, only those missing.
 # Non-interactive and idempotent: with everything installed it changes
 # nothing and needs no network.  Meant to be called from scripts/setup.sh.
 set -euo pipefail
 
-packages=(python3 python3-numpy python3-torch python3-onnx)
+packages=(python3 python3-numpy python3-torch python3-onnx python3-dask)
 
 "$(dirname "$0")/apt-install-missing.sh" setup-adapters-python "${packages[@]}"

@@ -470,6 +470,16 @@ int bc_vector_check_file(const char *path, FILE *report, long *passed, long *fai
             (*failed)++;
             continue;
         }
+        if (bc_vector_line_is_partial(line)) { /* RULES.md §14: the partial reference */
+            char detail[8192];
+            int ok = bc_pvector_check_line(line, detail, sizeof detail);
+            if (ok == 1)
+                (*passed)++;
+            else
+                fprintf(report, "%s:%ld: %s\n", path, lineno, detail);
+            *failed += ok != 1;
+            continue;
+        }
         int r = bc_vector_parse(line, v, why, sizeof why);
         if (r == 0)
             continue;

@@ -62,6 +62,20 @@ set_tests_properties(adapters.torch-expand.certify PROPERTIES
 
 # The known divergences, each a minimal case of the certification runs
 # (docs/certifications/{numpy,pytorch,onnx}.md say what each one is).
+# Dask (docs/certifications/dask.md): rule numpy, static and partial shapes.
+bc_adapter_test(adapters.dask.certify dask 0 "passed, 0 failed"
+  run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/dask_worker.py" --rule numpy --cases 300 --jobs 2)
+set_tests_properties(adapters.dask.certify PROPERTIES
+  ENVIRONMENT "BROADCHECK_SKIP_KNOWN=all" PROCESSORS 2)
+bc_adapter_test(adapters.dask.not-available sys 2 "dask not available"
+  run --sut "exec:${BC_PYTHON3} -S ${BC_ADAPTERS_DIR}/dask_worker.py" --cases 1)
+bc_adapter_known(dask unknown-rejects partial-soundness "numpy [2] [?] -> [2]"
+  "SUT rejects, but the concretization .2. .1. is accepted")
+bc_adapter_known(dask unknown-wins partial-precision "numpy [?] [0] -> [0]"
+  "SUT gives ..., but no accepted concretization has a dim as large as")
+bc_adapter_known(dask negative-accepted shape-differential "numpy [-1] -> error:negative-dim"
+  "SUT gives .-1., reference rejects: negative-dim")
+
 bc_adapter_known(numpy numel-overflow shape-differential
   "numpy [2,4948631239496519333] -> [2,4948631239496519333]"
   "SUT gives error:overflow, reference gives")
@@ -97,6 +111,13 @@ bc_adapter_known(torch negative-dim-named-otherwise shape-differential
 bc_adapter_known(onnx negative-dims-accepted shape-differential
   "numpy [-1] -> error:negative-dim"
   "SUT gives .-1., reference rejects: negative-dim")
+# on partial shapes (docs/certifications/onnx-partial.md)
+bc_adapter_known(onnx partial-prelu-accepts partial-precision
+  "onnx-uni [] [0] -> error:rank-too-large"
+  "SUT accepts .*, but no concretization is accepted")
+bc_adapter_known(onnx partial-negative-dims partial-static-agrees
+  "numpy [-1] -> error:negative-dim"
+  "the SUT's partial inference gives .-1., the static reference rejects: negative-dim")
 bc_adapter_known(onnx prelu-slope-unchecked shape-differential
   "onnx-uni [] [0] -> error:rank-too-large"
   "SUT gives .., reference rejects: rank-too-large")

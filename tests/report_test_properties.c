@@ -7,9 +7,9 @@
 #include "broadcheck/properties.h"
 
 static const bc_property_info fake_properties[] = {
-    {"fake-differential", "differential", "checks nothing", "catches nothing", ~0u, 0},
-    {"fake-commutative", "metamorphic", "checks nothing", "catches nothing", ~0u, 0},
-    {"fake-unsupported", "metamorphic", "checks nothing", "catches nothing", ~0u, 0},
+    {"fake-differential", "differential", "checks nothing", "catches nothing", ~0u, 0, 0},
+    {"fake-commutative", "metamorphic", "checks nothing", "catches nothing", ~0u, 0, 0},
+    {"fake-unsupported", "metamorphic", "checks nothing", "catches nothing", ~0u, 0, 0},
 };
 
 const bc_property_info *bc_properties(int *count)

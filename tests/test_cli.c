@@ -105,7 +105,7 @@ static const cli_case shape_cases[] = {
     {{"shape", "--rule", "explicit", "--axes-mapping", "1,0", "[2,3]", "[3,2]"}, 1, NULL, NULL,
      "error: axes-unsorted"},
     /* malformed or invalid input: exit 2, the reason on stderr, nothing on stdout */
-    {{"shape", "--rule", "numpy", "[2,x]", "[1]"}, 2, "", "shape 1 '[2,x]': column 4: expected a dim", NULL},
+    {{"shape", "--rule", "numpy", "[2,*]", "[1]"}, 2, "", "shape 1 '[2,*]': column 4: expected a dim", NULL},
     {{"shape", "--rule", "numpy", "[1]", "(2,3)"}, 2, "", "shape 2 '(2,3)': column 1: expected '['", NULL},
     {{"shape", "--rule", "numpy", "[-1]", "[2]"}, 2, "", "negative-dim: operand 0 has dim -1 at axis 0", NULL},
     {{"shape", "--rule", "numpy", "[99999999999999999999]"}, 2, "", "past the int64 range", NULL},

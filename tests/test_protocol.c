@@ -77,6 +77,75 @@ static void test_hello_round_trip(void **state)
     bc_wbuf_free(&b);
 }
 
+/* A worker of protocol 1 (no partial field) and one of protocol 2. */
+static void test_hello_versions(void **state)
+{
+    (void)state;
+    bc_wire_hello h = sample_hello(), back;
+    char why[256];
+    for (int version = 1; version <= 2; version++) {
+        h.protocol = (uint32_t)version;
+        h.partial = version == 2 ? BC_ADAPTER_PARTIAL_DYNAMIC | BC_ADAPTER_PARTIAL_SYMBOL : 0;
+        bc_wbuf b = {0};
+        bc_wire_encode_hello(&b, &h);
+        bc_wire_header hd;
+        const unsigned char *p = payload_of(&b, &hd);
+        /* protocol 1's HELLO is exactly as before: 4 bytes shorter */
+        assert_int_equal(hd.length, 4 + (4 + 3) + (4 + 3) + (4 + 13) + 7 * 4 + (version - 1) * 4);
+        assert_int_equal(bc_wire_decode_hello(p, hd.length, &back, why, sizeof why), 0);
+        assert_int_equal(back.protocol, (uint32_t)version);
+        assert_int_equal(back.partial, h.partial);
+        bc_wbuf_free(&b);
+    }
+}
+
+static void test_pshape_round_trip(void **state)
+{
+    (void)state;
+    bc_params params = bc_params_for(BC_RULE_PDPD);
+    params.options |= BC_OPT_AXIS;
+    params.axis = 1;
+    bc_psymbols syms = {0};
+    bc_pshape shapes[3];
+    const char *text[3] = {"[N,?,2..5]", "[...]", "[M:3..,N,7]"};
+    char why[256];
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(bc_pshape_parse(text[i], NULL, &shapes[i], &syms, why, sizeof why), 0);
+    bc_wbuf b = {0};
+    bc_wire_encode_pshape(&b, 9, &params, 3, shapes, &syms);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    assert_int_equal(hd.type, BC_WIRE_PSHAPE);
+    assert_int_equal(hd.seq, 9);
+    static bc_wire_pquestion q;
+    assert_int_equal(bc_wire_decode_pquestion(p, hd.length, &q, why, sizeof why), 0);
+    assert_int_equal(q.params.axis, 1);
+    assert_int_equal(q.syms.count, 2);
+    assert_string_equal(q.syms.names[1], "M");
+    assert_int_equal(q.n, 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(bc_pshape_equal(&q.shapes[i], &shapes[i]));
+    bc_wbuf_free(&b);
+    /* the answer: a shape with a symbol of the worker's own, then unknown rank */
+    static bc_wire_panswer a, back;
+    memset(&a, 0, sizeof a);
+    a.status = BC_SUT_OK;
+    a.shape = shapes[2];
+    a.shape.dims[0].sym = 7; /* made up by the worker */
+    snprintf(a.message, sizeof a.message, "fine");
+    for (int pass = 0; pass < 2; pass++) {
+        bc_wbuf_frame_begin(&b, 0, 0);
+        bc_wire_encode_panswer(&b, 4, &a);
+        p = payload_of(&b, &hd);
+        assert_int_equal(hd.type, BC_WIRE_ANSWER);
+        assert_int_equal(bc_wire_decode_panswer(p, hd.length, &back, why, sizeof why), 0);
+        assert_true(bc_pshape_equal(&back.shape, &a.shape));
+        assert_string_equal(back.message, "fine");
+        a.shape.rank = BC_RANK_DYNAMIC;
+    }
+    bc_wbuf_free(&b);
+}
+
 static void test_fatal_round_trip(void **state)
 {
     (void)state;
@@ -136,7 +205,7 @@ static int32_t element(const void *data, int64_t offset, int rank, const int64_t
 static bc_wire_question *through_the_wire(const bc_eval_request *req, bc_wbuf *b)
 {
     char why[256];
-    assert_int_equal(bc_wire_encode_eval(b, 9, req, why, sizeof why), 0);
+    assert_int_equal(bc_wire_encode_eval(b, 9, req, BC_WIRE_PROTOCOL_VERSION, why, sizeof why), 0);
     bc_wire_header hd;
     const unsigned char *p = payload_of(b, &hd);
     bc_wire_question *q = malloc(sizeof *q);
@@ -356,8 +425,34 @@ static raw hello_frame(uint32_t version, const char *name, uint32_t rules, int e
                         1u << BC_OP_ADD, 1u << BC_INT32, 64, 64};
     for (int i = 0; i < 7; i++)
         put(&r, caps[i], 4);
+    if (extra < 0) /* protocol 2: the partial field holds -extra */
+        put(&r, (uint64_t)-extra, 4);
     for (int i = 0; i < extra; i++)
         r.b[r.n++] = 0;
+    seal(&r);
+    return r;
+}
+
+/* A PSHAPE of numpy with one symbol "N" and one shape of `rank` dims, each
+ * lo..hi with `symbol`. */
+static raw pshape_frame(uint32_t rank, int64_t lo, int64_t hi, uint32_t symbol)
+{
+    raw r = frame(BC_WIRE_PSHAPE);
+    put(&r, BC_RULE_NUMPY, 4);
+    put(&r, 0, 4);
+    put(&r, 0, 4);
+    put(&r, (uint64_t)-1, 8);
+    put(&r, 0, 4);
+    put(&r, 1, 4); /* one symbol */
+    put(&r, 1, 4);
+    r.b[r.n++] = 'N';
+    put(&r, 1, 4); /* one shape */
+    put(&r, rank, 4);
+    for (uint32_t k = 0; k < rank && k < 4; k++) {
+        put(&r, (uint64_t)lo, 8);
+        put(&r, (uint64_t)hi, 8);
+        put(&r, symbol, 4);
+    }
     seal(&r);
     return r;
 }
@@ -428,10 +523,12 @@ static int diagnose(const raw *f, char *why, size_t cap)
     if (got <= 0)
         return got;
     static bc_wire_question q;
+    static bc_wire_pquestion pq;
     bc_wire_hello hello;
     bc_wire_answer a;
     switch (h.type) {
     case BC_WIRE_HELLO: return bc_wire_decode_hello(p, h.length, &hello, why, cap);
+    case BC_WIRE_PSHAPE: return bc_wire_decode_pquestion(p, h.length, &pq, why, cap);
     case BC_WIRE_ANSWER: return bc_wire_decode_answer(p, h.length, &a, why, cap);
     default: return bc_wire_decode_question(h.type, p, h.length, &q, why, cap);
     }
@@ -469,15 +566,21 @@ static void test_malformed_frames(void **state)
          "the output length says 8 bytes, 4 follow"},
         {"negative output length", answer_frame(0, 0, 0, 0, 0, "", -1, 0),
          "the output length says -1 bytes"},
-        {"trailing bytes", hello_frame(2, "w", 2, 3), "3 unexpected bytes after its last field"},
-        {"newer protocol", hello_frame(3, "w", 2, 0),
-         "the worker speaks protocol version 3; this harness speaks version 2"},
-        /* version 1 rebased every input to its first element: its workers may
-         * not handle the offsets version 2 sends */
-        {"older protocol", hello_frame(1, "w", 2, 0),
-         "the worker speaks protocol version 1; this harness speaks version 2 (wire/PROTOCOL.md"},
-        {"unknown rule bits", hello_frame(2, "w", 0x82, 0), "rules has unknown bits 0x80"},
-        {"empty name", hello_frame(2, "", 2, 0), "bad HELLO frame: the name is empty"},
+        {"trailing bytes", hello_frame(1, "w", 2, 3), "3 unexpected bytes after its last field"},
+        {"newer protocol", hello_frame(4, "w", 2, 0),
+         "the worker speaks protocol version 4; this harness speaks versions 1 to 3"},
+        {"protocol 2 without its partial field", hello_frame(2, "w", 2, 0),
+         "truncated: partial needs 4 bytes"},
+        {"protocol 3 without its partial field", hello_frame(3, "w", 2, 0),
+         "truncated: partial needs 4 bytes"},
+        {"unknown partial bits", hello_frame(2, "w", 2, -0x10), "partial has unknown bits 0x10"},
+        {"partial dim empty", pshape_frame(1, 5, 4, 0), "the dim at axis 0 is empty (5 > 4)"},
+        {"partial rank -2", pshape_frame((uint32_t)-2, 0, 0, 0),
+         "shape 0 has rank -2, expected -1 (unknown) to 64"},
+        {"symbol past the names", pshape_frame(1, 0, 9, 2),
+         "names symbol 2, past the 1 there are"},
+        {"unknown rule bits", hello_frame(1, "w", 0x82, 0), "rules has unknown bits 0x80"},
+        {"empty name", hello_frame(1, "", 2, 0), "bad HELLO frame: the name is empty"},
         {"unknown rule", shape_frame(9, 1), "bad SHAPE frame: the rule is 9, expected 0 to 6"},
         {"too many shapes", shape_frame(1, 100), "the number of shapes is 100, expected 0 to 72"},
         {"shapes cut short", shape_frame(1, 20), "truncated: the rank of shape 8"},
@@ -560,7 +663,7 @@ static void play(const raw *frames, int count, const char *tail, size_t tail_len
 static void test_malformed_streams(void **state)
 {
     (void)state;
-    raw hello = hello_frame(BC_WIRE_PROTOCOL_VERSION, "w", 2, 0);
+    raw hello = hello_frame(1, "w", 2, 0);
     raw ok = answer_frame(0, 0, 0, 1, 1, "", 0, 0);
     raw stale = ok;
     stale.b[4] = 7;
@@ -594,6 +697,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hello_round_trip),
+        cmocka_unit_test(test_hello_versions),
+        cmocka_unit_test(test_pshape_round_trip),
         cmocka_unit_test(test_fatal_round_trip),
         cmocka_unit_test(test_shape_round_trip),
         cmocka_unit_test(test_eval_round_trip),

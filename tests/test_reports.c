@@ -484,7 +484,7 @@ static void test_summary_last_line(void **state)
 
     assert_true(strncmp(text, "broadcheck 0.1.0: sut mutant-x 1.2<&>\n", 38) == 0);
     assert_contains(text, "\nseed 18446744073709551615, shard 1/1, jobs 4, 1.50 s elapsed\n"
-                          "1000 cases per shape cell, 200 per value cell\n");
+                          "1000 cases per shape cell, 200 per value cell, 0 per partial cell\n");
     assert_contains(text, "rule numpy: 1 pass, 1 FAIL, 1 unsupported\n");
     assert_contains(text, "FAIL 3/1000");
     assert_contains(text, "unsup 1000");

@@ -13,7 +13,17 @@
 #include "broadcheck/adapter.h"
 #include "broadcheck/sut.h"
 
-#define BC_WIRE_PROTOCOL_VERSION 2u
+/* The newest protocol this build speaks, and the oldest it accepts from a
+ * worker.  Version 2 added partial shapes (PSHAPE, HELLO's partial field);
+ * a worker that takes none may still say version 1, byte for byte as before.
+ * Version 3 sends EVAL inputs as the harness laid them out (their offset as
+ * generated, from the data pointer, then a poison margin); a worker of
+ * version 1 or 2 gets them rebased to their first element, as before, and
+ * its offsets go unexercised (the SUT's description says so). */
+#define BC_WIRE_PROTOCOL_VERSION 3u
+#define BC_WIRE_PROTOCOL_OLDEST 1u
+#define BC_WIRE_PROTOCOL_PARTIAL 2u
+#define BC_WIRE_PROTOCOL_LAYOUT 3u
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'
@@ -30,6 +40,7 @@ typedef enum bc_wire_type {
     BC_WIRE_FATAL = 0x02,  /* worker -> harness: cannot serve (then exits) */
     BC_WIRE_SHAPE = 0x10,  /* harness -> worker: a shape question */
     BC_WIRE_EVAL = 0x11,   /* harness -> worker: a value question */
+    BC_WIRE_PSHAPE = 0x12, /* harness -> worker: a partial-shape question (protocol 2) */
     BC_WIRE_ANSWER = 0x20  /* worker -> harness */
 } bc_wire_type;
 
@@ -81,6 +92,7 @@ typedef struct bc_wire_hello {
     char version[BC_WIRE_MAX_NAME + 1];
     char description[BC_WIRE_MAX_DESCRIPTION + 1];
     bc_adapter_capabilities caps;
+    uint32_t partial; /* BC_ADAPTER_PARTIAL_*; protocol 2 and later, else 0 */
 } bc_wire_hello;
 
 /* A tensor on the wire: a view over `nelem` elements at `bytes`
@@ -121,16 +133,42 @@ typedef struct bc_wire_answer {
     const unsigned char *out; /* decoding: inside the frame */
 } bc_wire_answer;
 
+/* A partial-shape question (PSHAPE) and its answer (an ANSWER frame whose
+ * payload has a partial shape: wire/PROTOCOL.md). */
+typedef struct bc_wire_pquestion {
+    bc_params params;
+    bc_psymbols syms;
+    int n;
+    bc_pshape shapes[BC_WIRE_MAX_SHAPES];
+} bc_wire_pquestion;
+
+typedef struct bc_wire_panswer {
+    bc_sut_status status;
+    bc_error_kind kind;
+    uint32_t flags; /* BC_WIRE_RETIRE */
+    bc_pshape shape;
+    char message[BC_WIRE_MAX_MESSAGE + 1];
+} bc_wire_panswer;
+
+void bc_wire_encode_pshape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
+                           const bc_pshape *shapes, const bc_psymbols *syms);
+int bc_wire_decode_pquestion(const unsigned char *p, size_t len, bc_wire_pquestion *q,
+                             char *why, size_t cap);
+void bc_wire_encode_panswer(bc_wbuf *b, uint32_t seq, const bc_wire_panswer *a);
+int bc_wire_decode_panswer(const unsigned char *p, size_t len, bc_wire_panswer *a, char *why,
+                           size_t cap);
+
 void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h);
 void bc_wire_encode_fatal(bc_wbuf *b, const char *message);
 void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
                           const bc_shape *shapes);
 /* Ships every input from its data pointer to the last element it reaches,
- * with its offset, then guard.h's poison margin (PROTOCOL.md); pdpd's
- * default profile is named.  Returns 0, or -1 with why if an input is not a
- * valid view (then b is unusable). */
-int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
-                        size_t cap);
+ * with its offset, then guard.h's poison margin (PROTOCOL.md, version 3);
+ * to a worker of an older protocol, only the elements each view reaches,
+ * rebased.  pdpd's default profile is named.  Returns 0, or -1 with why if
+ * an input is not a valid view (then b is unusable). */
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                        uint32_t protocol, char *why, size_t cap);
 /* a->out / a->nbytes are the output bytes (0 for a shape answer). */
 void bc_wire_encode_answer(bc_wbuf *b, uint32_t seq, const bc_wire_answer *a);
 

@@ -206,6 +206,8 @@ void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h)
     bc_wbuf_u32(b, c->dtypes);
     bc_wbuf_u32(b, (uint32_t)c->max_rank);
     bc_wbuf_u32(b, (uint32_t)c->max_operands);
+    if (h->protocol >= BC_WIRE_PROTOCOL_PARTIAL)
+        bc_wbuf_u32(b, h->partial);
     bc_wbuf_frame_end(b);
 }
 
@@ -224,10 +226,10 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
     rd r = reader("HELLO", p, len, why, cap);
     memset(h, 0, sizeof *h);
     h->protocol = u32(&r, "the protocol version");
-    if (!r.failed && h->protocol != BC_WIRE_PROTOCOL_VERSION) {
-        snprintf(why, cap, "the worker speaks protocol version %u; this harness speaks version %u "
-                 "(wire/PROTOCOL.md, \"Versioning\", says what changed)",
-                 h->protocol, BC_WIRE_PROTOCOL_VERSION);
+    if (!r.failed &&
+        (h->protocol < BC_WIRE_PROTOCOL_OLDEST || h->protocol > BC_WIRE_PROTOCOL_VERSION)) {
+        snprintf(why, cap, "the worker speaks protocol version %u; this harness speaks versions "
+                 "%u to %u", h->protocol, BC_WIRE_PROTOCOL_OLDEST, BC_WIRE_PROTOCOL_VERSION);
         return -1;
     }
     str(&r, "the name", h->name, BC_WIRE_MAX_NAME);
@@ -241,6 +243,8 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
     c->dtypes = mask(&r, "dtypes", (1u << BC_DTYPE_COUNT) - 1);
     c->max_rank = (int32_t)below(&r, "max_rank", BC_MAX_RANK + 1);
     c->max_operands = (int32_t)below(&r, "max_operands", BC_WIRE_MAX_SHAPES + 1);
+    if (h->protocol >= BC_WIRE_PROTOCOL_PARTIAL)
+        h->partial = mask(&r, "partial", 0xFu);
     if (finish(&r) != 0)
         return -1;
     if (!h->name[0]) {
@@ -280,13 +284,16 @@ void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
     bc_wbuf_frame_end(b);
 }
 
-/* One input, as the harness laid it out (PROTOCOL.md, version 2): the
+/* One input, as the harness laid it out (PROTOCOL.md, version 3): the
  * elements from its data pointer (element 0) to the last one the view
  * reaches, so the offset, negative strides and gaps arrive as generated,
  * then guard.h's margin of poison bytes, which every path puts after an
  * input.  A view reaching before its data pointer is rebased to its first
- * element; a view with no elements keeps its offset over poison. */
-static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size_t cap)
+ * element; a view with no elements keeps its offset over poison.  For a
+ * worker of protocol 1 or 2 (!as_laid_out): only the elements the view
+ * reaches, rebased to the first, as those versions promised. */
+static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, int as_laid_out, char *why,
+                      size_t cap)
 {
     bc_error err;
     int64_t numel, lo = 0, hi = 0;
@@ -295,7 +302,11 @@ static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size
         return -1;
     }
     int64_t first, end; /* the elements shipped from t->data: [first, end) */
-    if (bc_tensor_extent(t, &lo, &hi)) {
+    int reaches = bc_tensor_extent(t, &lo, &hi);
+    if (!as_laid_out) {
+        first = reaches ? lo : t->offset;
+        end = reaches ? hi + 1 : first;
+    } else if (reaches) {
         first = lo < 0 ? lo : 0;
         end = hi + 1;
     } else {
@@ -303,7 +314,7 @@ static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size
         end = t->offset > 0 ? t->offset : 0;
     }
     size_t size = bc_dtype_size(t->dtype);
-    int64_t margin = (int64_t)(BC_GUARD_MARGIN / size);
+    int64_t margin = as_laid_out ? (int64_t)(BC_GUARD_MARGIN / size) : 0;
     bc_wbuf_u32(b, (uint32_t)t->dtype);
     bc_wbuf_u32(b, (uint32_t)t->rank);
     for (int k = 0; k < t->rank; k++)
@@ -321,8 +332,8 @@ static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size
     return 0;
 }
 
-int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
-                        size_t cap)
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                        uint32_t protocol, char *why, size_t cap)
 {
     bc_wbuf_frame_begin(b, BC_WIRE_EVAL, seq);
     bc_wbuf_u32(b, (uint32_t)req->kind);
@@ -334,7 +345,7 @@ int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, ch
     bc_wbuf_i64(b, req->out_capacity);
     bc_wbuf_u32(b, (uint32_t)req->ninputs);
     for (int i = 0; i < req->ninputs; i++)
-        if (put_tensor(b, &req->inputs[i], i, why, cap) != 0)
+        if (put_tensor(b, &req->inputs[i], i, protocol >= BC_WIRE_PROTOCOL_LAYOUT, why, cap) != 0)
             return -1;
     if (bc_wbuf_frame_end(b) != 0) {
         snprintf(why, cap, "the question does not fit a frame (limit %u bytes) or memory",
@@ -475,4 +486,103 @@ uint64_t bc_wire_expected_output(const bc_wire_answer *a, bc_dtype out_dtype, in
         numel > out_capacity)
         return 0;
     return (uint64_t)numel * bc_dtype_size(out_dtype);
+}
+
+/* ---- PSHAPE and its ANSWER (protocol 2) ------------------------------------ */
+
+static void put_pshape(bc_wbuf *b, const bc_pshape *s)
+{
+    bc_wbuf_u32(b, (uint32_t)(int32_t)s->rank);
+    for (int k = 0; k < s->rank; k++) {
+        bc_wbuf_i64(b, s->dims[k].lo);
+        bc_wbuf_i64(b, s->dims[k].hi);
+        bc_wbuf_u32(b, (uint32_t)s->dims[k].sym);
+    }
+}
+
+/* A partial shape; its symbols must be below sym_limit (0: any u32 up to
+ * BC_MAX_SYMBOLS + the answer's own, checked by the caller). */
+static void get_pshape(rd *r, const char *what, bc_pshape *s, uint32_t sym_limit)
+{
+    char field[64];
+    snprintf(field, sizeof field, "the rank of %s", what);
+    int32_t rank = (int32_t)u32(r, field);
+    s->rank = 0;
+    if (!r->failed && (rank < BC_RANK_DYNAMIC || rank > BC_MAX_RANK)) {
+        fail(r, "%s has rank %d, expected -1 (unknown) to %d", what, rank, BC_MAX_RANK);
+        return;
+    }
+    s->rank = rank;
+    snprintf(field, sizeof field, "the dims of %s", what);
+    for (int k = 0; k < s->rank && !r->failed; k++) {
+        bc_pdim *d = &s->dims[k];
+        d->lo = i64(r, field);
+        d->hi = i64(r, field);
+        uint32_t sym = u32(r, field);
+        if (!r->failed && d->lo > d->hi)
+            fail(r, "%s: the dim at axis %d is empty (%lld > %lld)", what, k, (long long)d->lo,
+                 (long long)d->hi);
+        if (!r->failed && sym >= sym_limit)
+            fail(r, "%s: the dim at axis %d names symbol %u, past the %u there are", what, k,
+                 sym, sym_limit - 1);
+        d->sym = (int)sym;
+    }
+}
+
+void bc_wire_encode_pshape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
+                           const bc_pshape *shapes, const bc_psymbols *syms)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_PSHAPE, seq);
+    put_params(b, p);
+    bc_wbuf_u32(b, (uint32_t)syms->count);
+    for (int s = 0; s < syms->count; s++)
+        bc_wbuf_str(b, syms->names[s], BC_SYMBOL_NAME_MAX);
+    bc_wbuf_u32(b, (uint32_t)n);
+    for (int i = 0; i < n; i++)
+        put_pshape(b, &shapes[i]);
+    bc_wbuf_frame_end(b);
+}
+
+int bc_wire_decode_pquestion(const unsigned char *p, size_t len, bc_wire_pquestion *q,
+                             char *why, size_t cap)
+{
+    rd r = reader("PSHAPE", p, len, why, cap);
+    get_params(&r, &q->params);
+    q->syms.count = (int)below(&r, "the number of symbols", BC_MAX_SYMBOLS + 1);
+    for (int s = 0; s < q->syms.count && !r.failed; s++) {
+        str(&r, "a symbol's name", q->syms.names[s], BC_SYMBOL_NAME_MAX);
+        if (!r.failed && !q->syms.names[s][0])
+            fail(&r, "symbol %d has an empty name", s + 1);
+    }
+    q->n = (int)below(&r, "the number of shapes", BC_WIRE_MAX_SHAPES + 1);
+    for (int i = 0; i < q->n && !r.failed; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "shape %d", i);
+        get_pshape(&r, what, &q->shapes[i], (uint32_t)q->syms.count + 1);
+    }
+    return finish(&r);
+}
+
+void bc_wire_encode_panswer(bc_wbuf *b, uint32_t seq, const bc_wire_panswer *a)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_ANSWER, seq);
+    bc_wbuf_u32(b, (uint32_t)a->status);
+    bc_wbuf_u32(b, (uint32_t)a->kind);
+    bc_wbuf_u32(b, a->flags);
+    put_pshape(b, &a->shape);
+    bc_wbuf_str(b, a->message, BC_WIRE_MAX_MESSAGE);
+    bc_wbuf_frame_end(b);
+}
+
+int bc_wire_decode_panswer(const unsigned char *p, size_t len, bc_wire_panswer *a, char *why,
+                           size_t cap)
+{
+    rd r = reader("ANSWER", p, len, why, cap);
+    a->status = (bc_sut_status)below(&r, "the status", BC_SUT_INTERNAL_ERROR + 1);
+    a->kind = (bc_error_kind)below(&r, "the error kind", BC_ERR_KIND_COUNT);
+    a->flags = mask(&r, "the flags", BC_WIRE_RETIRE);
+    /* the answer's own symbols are numbered above the question's */
+    get_pshape(&r, "the result shape", &a->shape, UINT32_MAX / 2);
+    str(&r, "the message", a->message, BC_WIRE_MAX_MESSAGE);
+    return finish(&r);
 }

@@ -22,6 +22,13 @@ void bc_worker_unload(bc_worker_adapter *ad);
  * declares everything, as in process.  Returns 0, or -1 with why. */
 int bc_worker_builtin(const char *name, bc_worker_adapter *ad, char *why, size_t cap);
 
+/* The BC_ADAPTER_PARTIAL_* a descriptor declares (0 for an old one). */
+uint32_t bc_worker_partial(const bc_adapter *d);
+
+/* A partial-shape question to the adapter, its answer checked into a. */
+void bc_worker_panswer(const bc_worker_adapter *ad, const bc_wire_pquestion *q,
+                       bc_wire_panswer *a);
+
 /* The HELLO that declares the adapter. */
 void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello);
 

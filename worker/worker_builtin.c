@@ -101,7 +101,8 @@ int bc_worker_builtin(const char *name, bc_worker_adapter *ad, char *why, size_t
                         {(1u << 5) - 1, (1u << BC_RULE_COUNT) - 1,
                          ((1u << BC_PROFILE_COUNT) - 1) & ~1u, (1u << BC_OP_COUNT) - 1, dtypes,
                          BC_ADAPTER_MAX_RANK, BC_ADAPTER_MAX_OPERANDS},
-                        (void *)(uintptr_t)sut, builtin_infer, builtin_eval};
+                        (void *)(uintptr_t)sut, builtin_infer, builtin_eval,
+                        0, NULL}; /* partial shapes: not served here */
     ad->desc = &desc;
     return 0;
 }

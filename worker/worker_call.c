@@ -229,3 +229,89 @@ void bc_worker_answer(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc
     }
     free(r);
 }
+
+/* ---- partial shapes (protocol 2) -------------------------------------------- */
+
+SAME(BC_ADAPTER_PARTIAL_DYNAMIC, BC_PARTIAL_DYNAMIC);
+SAME(BC_ADAPTER_PARTIAL_INTERVAL, BC_PARTIAL_INTERVAL);
+SAME(BC_ADAPTER_PARTIAL_SYMBOL, BC_PARTIAL_SYMBOL);
+SAME(BC_ADAPTER_PARTIAL_DYNAMIC_RANK, BC_PARTIAL_DYNAMIC_RANK);
+SAME(BC_ADAPTER_RANK_DYNAMIC, BC_RANK_DYNAMIC);
+
+static void pfault(bc_wire_panswer *a, const char *message)
+{
+    a->status = BC_SUT_INTERNAL_ERROR;
+    a->kind = BC_OK;
+    a->shape.rank = 0;
+    snprintf(a->message, sizeof a->message, "%s", message);
+}
+
+void bc_worker_panswer(const bc_worker_adapter *ad, const bc_wire_pquestion *q,
+                       bc_wire_panswer *a)
+{
+    memset(a, 0, sizeof *a);
+    if (!bc_worker_partial(ad->desc)) {
+        a->status = BC_SUT_UNSUPPORTED;
+        snprintf(a->message, sizeof a->message, "the adapter takes no partial shapes");
+        return;
+    }
+    bc_adapter_params p;
+    to_params(&q->params, &p);
+    bc_adapter_pdim (*dims)[BC_MAX_RANK] = malloc(sizeof(bc_adapter_pdim[BC_WIRE_MAX_SHAPES][BC_MAX_RANK]));
+    if (!dims) {
+        pfault(a, "the worker is out of memory");
+        return;
+    }
+    bc_adapter_pshape shapes[BC_WIRE_MAX_SHAPES];
+    const char *names[BC_MAX_SYMBOLS];
+    for (int s = 0; s < q->syms.count; s++)
+        names[s] = q->syms.names[s];
+    for (int i = 0; i < q->n; i++) {
+        shapes[i].rank = q->shapes[i].rank;
+        shapes[i].dims = dims[i];
+        for (int k = 0; k < q->shapes[i].rank; k++)
+            dims[i][k] = (bc_adapter_pdim){q->shapes[i].dims[k].lo, q->shapes[i].dims[k].hi,
+                                           (uint32_t)q->shapes[i].dims[k].sym, 0};
+    }
+    bc_adapter_pquestion pq = {sizeof pq, &p, q->n, shapes, q->syms.count, names};
+    bc_adapter_panswer *r = calloc(1, sizeof *r);
+    if (!r) {
+        free(dims);
+        pfault(a, "the worker is out of memory");
+        return;
+    }
+    ad->desc->infer_partial(ad->desc->context, &pq, r);
+    free(dims);
+    char text[400];
+    if (r->status > BC_ADAPTER_INTERNAL_ERROR || r->error_kind > BC_ADAPTER_ERR_OVERFLOW) {
+        snprintf(text, sizeof text, "the adapter answered status %u, error kind %u", r->status,
+                 r->error_kind);
+        pfault(a, text);
+    } else if (r->status == BC_ADAPTER_OK &&
+               (r->rank < BC_ADAPTER_RANK_DYNAMIC || r->rank > BC_ADAPTER_MAX_RANK)) {
+        snprintf(text, sizeof text, "the adapter answered a shape of rank %d (valid: -1 to %d)",
+                 r->rank, BC_ADAPTER_MAX_RANK);
+        pfault(a, text);
+    } else {
+        a->status = (bc_sut_status)r->status;
+        a->kind = r->status == BC_ADAPTER_REJECTED ? (bc_error_kind)r->error_kind : BC_OK;
+        a->shape.rank = r->status == BC_ADAPTER_OK ? r->rank : 0;
+        for (int k = 0; k < a->shape.rank; k++) {
+            const bc_adapter_pdim *d = &r->dims[k];
+            if (d->lo < 0 || d->lo > d->hi || d->symbol > INT32_MAX / 2) {
+                snprintf(text, sizeof text, "the adapter answered a malformed dim at axis %d "
+                         "(%lld..%lld, symbol %u)", k, (long long)d->lo, (long long)d->hi,
+                         d->symbol);
+                pfault(a, text);
+                break;
+            }
+            a->shape.dims[k] = (bc_pdim){d->lo, d->hi, (int)d->symbol};
+        }
+        if (a->status != BC_SUT_INTERNAL_ERROR || !a->message[0]) {
+            size_t n = strnlen(r->message, sizeof r->message);
+            memcpy(a->message, r->message, n);
+            a->message[n] = '\0';
+        }
+    }
+    free(r);
+}

@@ -30,9 +30,10 @@ static int check_descriptor(const char *path, const bc_adapter *d, char *why, si
                  BC_ADAPTER_ABI_VERSION);
         return -1;
     }
-    if (d->struct_size < sizeof *d) {
+    if (d->struct_size < BC_ADAPTER_V1_SIZE) {
         snprintf(why, cap, "%s: bad descriptor: struct_size is %u, a version-%u descriptor has "
-                           "%zu bytes", path, d->struct_size, BC_ADAPTER_ABI_VERSION, sizeof *d);
+                           "at least %zu bytes", path, d->struct_size, BC_ADAPTER_ABI_VERSION,
+                 (size_t)BC_ADAPTER_V1_SIZE);
         return -1;
     }
     if (!d->name || !d->name[0] || strlen(d->name) > BC_WIRE_MAX_NAME) {
@@ -61,6 +62,14 @@ static int check_descriptor(const char *path, const bc_adapter *d, char *why, si
     }
     if ((c->features & VALUE_FEATURES) && !d->eval) {
         snprintf(why, cap, "%s: bad descriptor: declares value operations but eval is NULL", path);
+        return -1;
+    }
+    uint32_t partial = bc_worker_partial(d);
+    if (check_mask(path, "partial", partial, 0xFu, why, cap))
+        return -1;
+    if (partial && !d->infer_partial) {
+        snprintf(why, cap, "%s: bad descriptor: declares partial shapes but infer_partial is NULL",
+                 path);
         return -1;
     }
     return 0;
@@ -106,9 +115,18 @@ void bc_worker_unload(bc_worker_adapter *ad)
     memset(ad, 0, sizeof *ad);
 }
 
+uint32_t bc_worker_partial(const bc_adapter *d)
+{
+    /* An adapter built before the partial fields were appended has none. */
+    return d->struct_size >= sizeof *d ? d->partial : 0;
+}
+
 void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello)
 {
     memset(hello, 0, sizeof *hello);
+    hello->partial = bc_worker_partial(ad->desc);
+    /* The newest: this worker takes inputs laid out as generated (3) and
+     * says whether the adapter takes partial shapes (0 if not). */
     hello->protocol = BC_WIRE_PROTOCOL_VERSION;
     snprintf(hello->name, sizeof hello->name, "%s", ad->desc->name);
     snprintf(hello->version, sizeof hello->version, "%s",

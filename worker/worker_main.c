@@ -153,9 +153,11 @@ int main(int argc, char **argv)
 
     bc_wire_question *q = malloc(sizeof *q);
     bc_wire_answer *ans = malloc(sizeof *ans);
+    bc_wire_pquestion *pq = malloc(sizeof *pq);
+    bc_wire_panswer *pans = malloc(sizeof *pans);
     bc_guard_pool *pool = bc_guard_pool_new(); /* every question's buffers */
     size_t consumed = 0;
-    if (!q || !ans || !pool)
+    if (!q || !ans || !pq || !pans || !pool)
         status = fatal(proto_out, "out of memory");
     bc_worker_fault_install();
     while (status == 0) {
@@ -164,6 +166,17 @@ int main(int argc, char **argv)
         int got = read_frame(proto_in, &in, &consumed, &h, &payload, why, sizeof why);
         if (got == 0)
             break; /* the harness is done with us */
+        if (got > 0 && h.type == BC_WIRE_PSHAPE) { /* protocol 2: a partial-shape question */
+            if (bc_wire_decode_pquestion(payload, h.length, pq, why, sizeof why)) {
+                status = fatal(proto_out, why);
+                break;
+            }
+            bc_worker_panswer(&ad, pq, pans);
+            bc_wire_encode_panswer(&out, h.seq, pans);
+            if (send_frame(proto_out, &out) != 0)
+                status = 1;
+            continue;
+        }
         if (got < 0 || bc_wire_decode_question(h.type, payload, h.length, q, why, sizeof why)) {
             status = fatal(proto_out, why);
             break;
@@ -177,6 +190,8 @@ int main(int argc, char **argv)
     }
     free(q);
     free(ans);
+    free(pq);
+    free(pans);
     bc_guard_pool_free(pool);
     bc_wbuf_free(&out);
     bc_wbuf_free(&in);

@@ -12,15 +12,20 @@
  * So an adapter needs to be neither thread-safe nor careful about crashing:
  * a crash, hang or runaway allocation costs only the worker.
  *
- * This header is self-contained on purpose (only <stdint.h>): an adapter
+ * This header is self-contained on purpose (only <stdint.h> and <stddef.h>): an adapter
  * author copies sut_adapters/example/ and needs nothing else.  Every enum
  * value is fixed; new values and fields are only ever appended.  The struct
  * layouts are those of the platform's C ABI; `struct_size` lets a later
  * version append fields that an older reader skips.
+ *
+ * Appended since the first version: partial shapes (spec/RULES.md §14), the
+ * last two fields of bc_adapter.  An adapter built before them has a
+ * smaller struct_size and is read as taking no partial shapes.
  */
 #ifndef BROADCHECK_ADAPTER_H
 #define BROADCHECK_ADAPTER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -206,6 +211,54 @@ typedef struct bc_adapter_answer {
     char message[BC_ADAPTER_MESSAGE_SIZE];
 } bc_adapter_answer;
 
+/* ---- partial shapes (spec/RULES.md §14) --------------------------------- */
+
+/* bc_adapter.partial: what partial shapes the adapter takes.  A question
+ * with anything else is answered "unsupported" by the harness. */
+enum {
+    BC_ADAPTER_PARTIAL_DYNAMIC = 1u << 0,     /* ?: a dim of any value */
+    BC_ADAPTER_PARTIAL_INTERVAL = 1u << 1,    /* LO..HI other than ?, on a dim or a symbol */
+    BC_ADAPTER_PARTIAL_SYMBOL = 1u << 2,      /* named dims (symbols) */
+    BC_ADAPTER_PARTIAL_DYNAMIC_RANK = 1u << 3 /* shapes of unknown rank */
+};
+
+#define BC_ADAPTER_DIM_UNBOUNDED INT64_MAX /* hi of a dim with no upper bound */
+#define BC_ADAPTER_RANK_DYNAMIC (-1)       /* rank of a shape of unknown rank */
+
+/* A dim: any value in [lo, hi] (lo == hi: static).  symbol 0: none; k >= 1:
+ * the question's symbol k, one value wherever it appears. */
+typedef struct bc_adapter_pdim {
+    int64_t lo, hi;
+    uint32_t symbol;
+    uint32_t reserved; /* 0 */
+} bc_adapter_pdim;
+
+typedef struct bc_adapter_pshape {
+    int32_t rank; /* BC_ADAPTER_RANK_DYNAMIC, or 0 .. BC_ADAPTER_MAX_RANK */
+    const bc_adapter_pdim *dims;
+} bc_adapter_pshape;
+
+typedef struct bc_adapter_pquestion {
+    uint32_t struct_size; /* sizeof(bc_adapter_pquestion) of the harness */
+    const bc_adapter_params *params;
+    int32_t nshapes;
+    const bc_adapter_pshape *shapes;
+    int32_t nsymbols;             /* symbol k is named symbols[k - 1] */
+    const char *const *symbols;
+} bc_adapter_pquestion;
+
+/* The answer, zeroed by the caller.  With BC_ADAPTER_OK, rank (may be
+ * BC_ADAPTER_RANK_DYNAMIC) and dims are the partial result; a dim's symbol
+ * is one of the question's, or a number above nsymbols for a symbol the
+ * library made up (equal numbers: equal values). */
+typedef struct bc_adapter_panswer {
+    uint32_t status;     /* BC_ADAPTER_OK ... */
+    uint32_t error_kind; /* with BC_ADAPTER_REJECTED */
+    int32_t rank;
+    bc_adapter_pdim dims[BC_ADAPTER_MAX_RANK];
+    char message[BC_ADAPTER_MESSAGE_SIZE];
+} bc_adapter_panswer;
+
 /* ---- what the adapter declares -------------------------------------- */
 
 /* Questions outside these are answered "unsupported" by the harness
@@ -255,9 +308,18 @@ typedef struct bc_adapter {
                         const bc_adapter_shape *shapes, bc_adapter_answer *answer);
     /* A value question.  NULL if no value feature is declared. */
     void (*eval)(void *context, const bc_adapter_eval_request *req, bc_adapter_answer *answer);
+    /* ---- appended: partial shapes (spec/RULES.md §14) ---- */
+    uint32_t partial;      /* BC_ADAPTER_PARTIAL_* taken; 0: no partial shapes */
+    /* The partial result of q.  NULL when partial is 0. */
+    void (*infer_partial)(void *context, const bc_adapter_pquestion *q,
+                          bc_adapter_panswer *answer);
 } bc_adapter;
 
 typedef const bc_adapter *(*bc_adapter_entry_fn)(void);
+
+/* The size of a descriptor without the appended partial-shape fields: the
+ * smallest struct_size a worker accepts. */
+#define BC_ADAPTER_V1_SIZE offsetof(bc_adapter, partial)
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ typedef struct bc_property_info {
     const char *why;     /* one sentence: the bug it catches */
     unsigned rules;      /* bit (1u << bc_rule) for each rule it applies to */
     int values;          /* 1: its cases compute values on tensors (run_config.value_cases) */
+    int partial;         /* 1: its cases are partial shapes (RULES.md §14; bc_pvector) */
 } bc_property_info;
 
 /* Every property, in a fixed order (their index is their id). */
@@ -53,6 +54,7 @@ typedef struct bc_run_config {
     int max_shrink_calls;     /* SUT calls a shrink may make */
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
     int progress;             /* 1: a progress line on stderr */
+    int64_t partial_cases;    /* per cell of a partial property (RULES.md §14) */
     const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
                                  must repeat them ("--timeout-ms 150"): put after --sut */
 } bc_run_config;
@@ -92,6 +94,9 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i);
  * property against a SUT, exactly as the runner did.  Returns 0 pass, 1 fail
  * (detail written), 2 unsupported or not applicable (detail says why). */
 int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap);
+/* The same for a partial case (a property with bc_property_info.partial). */
+int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
+                      size_t cap);
 
 #ifdef __cplusplus
 }

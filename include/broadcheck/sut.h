@@ -13,6 +13,7 @@
 #ifndef BROADCHECK_SUT_H
 #define BROADCHECK_SUT_H
 
+#include "broadcheck/partial.h"
 #include "broadcheck/shape.h"
 #include "broadcheck/tensor.h"
 
@@ -68,6 +69,27 @@ typedef struct bc_eval_request {
     int64_t out_capacity; /* elements out can hold */
 } bc_eval_request;
 
+/* The answer to a partial-shape question (RULES.md §14).  Its symbols are
+ * the question's (1 .. syms->count) or the SUT's own, numbered above them
+ * (a symbol the SUT made up: equal ones still mean equal values). */
+typedef struct bc_sut_panswer {
+    bc_sut_status status;
+    bc_error_kind kind; /* with BC_SUT_REJECTED: the kind, or BC_OK */
+    bc_pshape shape;    /* with BC_SUT_OK */
+    char message[320];
+} bc_sut_panswer;
+
+/* What partial shapes a SUT takes (bc_sut_partial_caps_of): a question with
+ * anything else is answered "unsupported" without asking it.  The values
+ * are those of BC_ADAPTER_PARTIAL_* in adapter.h. */
+enum {
+    BC_PARTIAL_DYNAMIC = 1u << 0,      /* ?: a dim of any value */
+    BC_PARTIAL_INTERVAL = 1u << 1,     /* LO..HI other than ?, on a dim or a symbol */
+    BC_PARTIAL_SYMBOL = 1u << 2,       /* named dims */
+    BC_PARTIAL_DYNAMIC_RANK = 1u << 3  /* [...] */
+};
+#define BC_PARTIAL_ALL 0xFu
+
 typedef struct bc_sut_ops {
     /* Result shape of shapes under p (the same arguments as bc_infer). */
     void (*infer_shape)(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
@@ -75,6 +97,11 @@ typedef struct bc_sut_ops {
     /* A value question; NULL if the SUT computes no values (every value
      * property is then "unsupported" for it). */
     void (*eval)(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer);
+    /* A partial-shape question (RULES.md §14): the result of partial shapes
+     * under p, whose symbols syms names.  NULL if the SUT infers no partial
+     * shapes (every partial property is then "unsupported" for it). */
+    void (*infer_partial)(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *shapes,
+                          const bc_psymbols *syms, bc_sut_panswer *answer);
 } bc_sut_ops;
 
 struct bc_sut {
@@ -98,6 +125,13 @@ typedef struct bc_sut_value_caps {
 /* The value capabilities sut declares: everything for a built-in SUT,
  * the adapter's declaration for an external one (sut_loader.h). */
 bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut);
+/* The BC_PARTIAL_* a SUT takes: 0 without infer_partial, everything for a
+ * built-in SUT, the declaration of an external one. */
+unsigned bc_sut_partial_caps_of(const bc_sut *sut);
+
+/* The partial reference's answer (bc_pinfer) as a SUT answer. */
+void bc_panswer_from_reference(const bc_params *p, int n, const bc_pshape *shapes,
+                               const bc_psymbols *syms, bc_sut_panswer *answer);
 
 /* The reference's answer to a value question, computed by evaluator ev
  * (BC_EVAL_FAST for the reference SUT, BC_EVAL_NAIVE as the oracle of the

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "broadcheck/partial.h"
 #include "broadcheck/shape.h"
 #include "broadcheck/tensor.h"
 
@@ -93,6 +94,37 @@ int bc_vector_check(const bc_vector *v, bc_error_kind *got, bc_shape *got_shape,
  * (a syntax error counts as failed).  Returns -1 if the file cannot be
  * read (reason printed), else 0. */
 int bc_vector_check_file(const char *path, FILE *report, long *passed, long *failed);
+
+
+/* ---- partial cases (spec/README.md, "Partial shapes") -------------------- */
+
+/* A line whose shapes (or expected shape) use the partial syntax: ?,
+ * LO..HI, symbols, [...].  Its answer is the partial reference's
+ * (bc_pinfer, RULES.md §14).  Value keys (op= ...) take static shapes only. */
+typedef struct bc_pvector {
+    bc_params params;
+    int nshapes;
+    bc_pshape shapes[BC_VECTOR_MAX_SHAPES];
+    bc_psymbols syms; /* the names of the line's symbols */
+    bc_expect expect;
+    bc_error_kind expect_kind; /* with BC_EXPECT_ERROR */
+    bc_pshape expect_shape;    /* with BC_EXPECT_SHAPE */
+} bc_pvector;
+
+/* 1 if some shape word of the line (before its comment) is partial. */
+int bc_vector_line_is_partial(const char *line);
+/* Parses a line in either syntax into a partial case (a static line gives
+ * static partial shapes).  Returns 1, 0 (blank or comment) or -1 with why,
+ * as bc_vector_parse does. */
+int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap);
+/* The canonical line; returns the length it needed. */
+int bc_pvector_format(const bc_pvector *v, char *buf, size_t cap);
+/* Runs the case through bc_pinfer: 1 if it answers as expected, else 0. */
+int bc_pvector_check(const bc_pvector *v, bc_error_kind *got, bc_pshape *got_shape,
+                     bc_error *err);
+/* Parses and checks one partial line: 1 pass, 0 fail, -1 syntax error;
+ * what went wrong is written to detail. */
+int bc_pvector_check_line(const char *line, char *detail, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,8 @@ arguments, every *.vec in spec/vectors/ next to this script.  Every `numpy`,
 accept/reject and the result shape are compared: NumPy has no error kinds.
 Vectors NumPy cannot judge are skipped, not failed: options (which only our
 rules have, so they expect bad-params), operand counts that only our limits
-reject, ranks above NumPy 1.x's 32, and shapes NumPy refuses as too large.
+reject, ranks above NumPy 1.x's 32, shapes NumPy refuses as too large, and
+partial shapes (spec/README.md, "Partial shapes"), which NumPy has none of.
 -v lists every skipped vector with its reason.
 
 Exit status: 0 every checked vector agrees; 1 some disagree (one line each,
@@ -29,6 +30,15 @@ import sys
 RULES = {"none", "numpy", "onnx-uni", "pdpd", "broadcast-to", "bidirectional", "explicit"}
 CHECKED_RULES = {"numpy", "broadcast-to", "bidirectional"}
 SHAPE_RE = re.compile(r"^\[(-?[0-9]+(,-?[0-9]+)*)?\]$")
+# A partial shape: ?, LO..HI, a symbol or [...] between the brackets.
+PARTIAL_RE = re.compile(r"^\[[^\]]*([?.A-Za-z_])[^\]]*\]$")
+
+
+class Partial:
+    """A partial shape word, kept as written: only skipped, never compared."""
+
+    def __init__(self, word):
+        self.word = word
 EXPECT_RE = re.compile(r"^(\[.*\]|error(:[a-z-]+)?)$")
 NUMPY_MAXDIMS = 32          # NPY_MAXDIMS in NumPy 1.x
 OUR_MAX_OPERANDS = 64       # BC_MAX_OPERANDS
@@ -43,6 +53,8 @@ class VectorError(Exception):
 
 
 def parse_shape(word):
+    if PARTIAL_RE.match(word):
+        return Partial(word)
     if not SHAPE_RE.match(word):
         raise VectorError("bad shape %r" % word)
     return tuple(int(d) for d in word[1:-1].split(",")) if word != "[]" else ()
@@ -94,6 +106,8 @@ def numpy_result(np, rule, shapes):
 
 def skip_reason(rule, options, shapes, expected):
     """Why NumPy cannot judge this vector: (category, detail), or None."""
+    if any(isinstance(s, Partial) for s in shapes + [expected]):
+        return "partial shapes", "numpy has no partial shapes"
     if options:
         return "options", "%s: numpy takes no options" % " ".join(sorted(options))
     if rule != "numpy" and len(shapes) != 2:

@@ -20,6 +20,90 @@ static void infer_shape(void *context, const bc_adapter_params *p, int32_t n,
     example_numpy_shape(p, n, shapes, answer);
 }
 
+/* ---- partial shapes (spec/RULES.md §14), numpy only ---------------------- */
+
+static int may_be_1(const bc_adapter_pdim *d)
+{
+    return d->lo <= 1 && 1 <= d->hi;
+}
+
+static void reject(bc_adapter_panswer *answer, uint32_t kind, const char *why)
+{
+    answer->status = BC_ADAPTER_REJECTED;
+    answer->error_kind = kind;
+    snprintf(answer->message, sizeof answer->message, "%s", why);
+}
+
+/* One result axis at a time: a dim that may be 1 yields to one that cannot;
+ * two that may both be 1 give their hull (and a symbol only if both have
+ * it); two that cannot must meet. */
+static void infer_partial(void *context, const bc_adapter_pquestion *q, bc_adapter_panswer *answer)
+{
+    (void)context;
+    if (q->nshapes < 1 || q->nshapes > 64) {
+        reject(answer, BC_ADAPTER_ERR_OPERAND_COUNT, "numpy takes 1 to 64 shapes");
+        return;
+    }
+    /* A symbol is one value: each occurrence gets the bounds of all of them. */
+    int64_t lo[65], hi[65];
+    for (int s = 0; s <= 64; s++)
+        lo[s] = 0, hi[s] = INT64_MAX;
+    int32_t rank = 0;
+    for (int32_t i = 0; i < q->nshapes; i++) {
+        rank = q->shapes[i].rank > rank ? q->shapes[i].rank : rank;
+        for (int32_t k = 0; k < q->shapes[i].rank; k++) {
+            const bc_adapter_pdim *d = &q->shapes[i].dims[k];
+            if (d->lo < 0) {
+                reject(answer, BC_ADAPTER_ERR_NEGATIVE_DIM, "a negative dim");
+                return;
+            }
+            if (d->symbol > 64) {
+                reject(answer, BC_ADAPTER_ERR_BAD_PARAMS, "too many symbols");
+                return;
+            }
+            lo[d->symbol] = d->lo > lo[d->symbol] ? d->lo : lo[d->symbol];
+            hi[d->symbol] = d->hi < hi[d->symbol] ? d->hi : hi[d->symbol];
+            if (d->symbol && lo[d->symbol] > hi[d->symbol]) {
+                reject(answer, BC_ADAPTER_ERR_BAD_PARAMS, "a symbol with no value");
+                return;
+            }
+        }
+    }
+    for (int32_t r = 0; r < rank; r++) {
+        bc_adapter_pdim acc = {1, 1, 0, 0};
+        for (int32_t i = 0; i < q->nshapes; i++) {
+            int32_t k = r - (rank - q->shapes[i].rank);
+            if (k < 0)
+                continue;
+            bc_adapter_pdim d = q->shapes[i].dims[k];
+            if (d.symbol)
+                d.lo = lo[d.symbol], d.hi = hi[d.symbol];
+            if (acc.lo == 1 && acc.hi == 1) {
+                acc = d;
+            } else if (d.lo == 1 && d.hi == 1) {
+                continue;
+            } else if (may_be_1(&acc) && may_be_1(&d)) {
+                acc.lo = d.lo < acc.lo ? d.lo : acc.lo;
+                acc.hi = d.hi > acc.hi ? d.hi : acc.hi;
+                acc.symbol = acc.symbol == d.symbol ? acc.symbol : 0;
+            } else if (may_be_1(&acc)) {
+                acc = d;
+            } else if (!may_be_1(&d)) {
+                acc.lo = d.lo > acc.lo ? d.lo : acc.lo;
+                acc.hi = d.hi < acc.hi ? d.hi : acc.hi;
+                acc.symbol = acc.symbol ? acc.symbol : d.symbol;
+                if (acc.lo > acc.hi) {
+                    reject(answer, BC_ADAPTER_ERR_DIM_MISMATCH, "dims that never match");
+                    return;
+                }
+            }
+        }
+        answer->dims[r] = acc;
+    }
+    answer->status = BC_ADAPTER_OK;
+    answer->rank = rank;
+}
+
 /* Element (idx of the result) of input t: its own axes are the result's
  * last t->rank axes, and an axis of size 1 is read at index 0 (stretched). */
 static const char *element(const bc_adapter_tensor *t, int32_t rank, const int64_t *idx,
@@ -102,6 +186,9 @@ static const bc_adapter example = {
     .context = NULL,
     .infer_shape = infer_shape,
     .eval = eval,
+    .partial = BC_ADAPTER_PARTIAL_DYNAMIC | BC_ADAPTER_PARTIAL_INTERVAL |
+               BC_ADAPTER_PARTIAL_SYMBOL,
+    .infer_partial = infer_partial,
 };
 
 BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void);

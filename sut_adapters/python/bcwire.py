@@ -14,8 +14,12 @@ A worker does:
     channel.serve(caps, shape_fn, eval_fn)
 
 shape_fn(params, shapes) returns the result shape (a list of ints);
-eval_fn(request) returns (shape, bytes of the result row-major).  Either
-raises Rejected (not broadcastable, with an error kind if the library names
+eval_fn(request) returns (shape, bytes of the result row-major);
+partial_fn(params, shapes, symbols), optional, answers a partial-shape
+question (spec/RULES.md §14; protocol 2): each shape is None (unknown rank)
+or a list of PDim(lo, hi, symbol), hi None for no upper bound, symbol 0 or
+an index into `symbols` (1-based); it returns a shape of the same kind (a
+symbol it makes up is a number above len(symbols)).  Each raises Rejected (not broadcastable, with an error kind if the library names
 one), Unsupported (the library cannot answer this one), or anything else (the
 library failed: answered as an internal error with the exception's text).
 """
@@ -23,8 +27,10 @@ import os
 import struct
 import sys
 
-PROTOCOL_VERSION = 2
-HELLO, FATAL, SHAPE, EVAL, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x20
+# Version 3: EVAL inputs arrive with their offsets as the harness laid them out
+# (Tensor handles any offset); its HELLO has version 2's partial field.
+PROTOCOL_VERSION = 3
+HELLO, FATAL, SHAPE, EVAL, PSHAPE, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x12, 0x20
 MAX_PAYLOAD = 256 << 20
 
 # ---- enum values, fixed by include/broadcheck/adapter.h --------------------
@@ -56,6 +62,10 @@ ERR_UNKNOWN, ERR_RANK_MISMATCH, ERR_DIM_MISMATCH, ERR_RANK_TOO_LARGE, \
 
 MAX_RANK = 64       # the protocol's limits (PROTOCOL.md, HELLO)
 MAX_OPERANDS = 72
+UNBOUNDED = (1 << 63) - 1  # hi of a dim with no upper bound, on the wire
+
+# Partial shapes a worker takes (Capabilities.partial, protocol 2).
+PARTIAL_DYNAMIC, PARTIAL_INTERVAL, PARTIAL_SYMBOL, PARTIAL_DYNAMIC_RANK = 1, 2, 4, 8
 
 
 def bits(*values):
@@ -142,6 +152,26 @@ class Tensor:
         return strides, offset, flipped
 
 
+class PDim:
+    """A partial dim: any value in lo..hi (hi None: no upper bound), and a
+    symbol (0: none; k: the question's k-th symbol, or the worker's own above
+    them)."""
+
+    __slots__ = ("lo", "hi", "symbol")
+
+    def __init__(self, lo, hi, symbol=0):
+        self.lo, self.hi, self.symbol = lo, hi, symbol
+
+    def is_static(self):
+        return self.hi == self.lo
+
+    def is_unknown(self):
+        return self.lo == 0 and self.hi is None
+
+    def __repr__(self):
+        return "PDim(%r, %r, %r)" % (self.lo, self.hi, self.symbol)
+
+
 class EvalRequest:
     def __init__(self, kind, op, operand, params, shapes, out_dtype, capacity, inputs):
         self.kind, self.op, self.operand = kind, op, operand
@@ -154,9 +184,10 @@ class Capabilities:
     the harness answers everything else "unsupported" without asking."""
 
     def __init__(self, name, version, description, features, rules, ops=0, dtypes=0,
-                 max_rank=MAX_RANK, max_operands=MAX_OPERANDS, profiles=0):
+                 max_rank=MAX_RANK, max_operands=MAX_OPERANDS, profiles=0, partial=0):
         self.name, self.version, self.description = name, version, description
         self.features, self.rules, self.profiles = features, rules, profiles
+        self.partial = partial  # PARTIAL_* taken (0: none)
         self.ops, self.dtypes = ops, dtypes
         self.max_rank, self.max_operands = max_rank, max_operands
 
@@ -216,6 +247,32 @@ def decode_shape(payload):
     return params, shapes
 
 
+def _read_pshape(r, nsymbols):
+    rank = r.take("<i")
+    if rank < -1 or rank > MAX_RANK:
+        raise ValueError("bad partial shape: rank %d" % rank)
+    if rank < 0:
+        return None
+    dims = []
+    for _ in range(rank):
+        lo, hi, symbol = r.take("<qqI")
+        if lo > hi or symbol > nsymbols:
+            raise ValueError("bad partial dim %d..%d, symbol %d" % (lo, hi, symbol))
+        dims.append(PDim(lo, None if hi == UNBOUNDED else hi, symbol))
+    return dims
+
+
+def decode_pshape(payload):
+    """A PSHAPE payload: (params, shapes, symbol names)."""
+    r = _Reader(payload)
+    rule, options, profile, axis, naxes = r.take("<IIIqI")
+    axes = r.ints(naxes)
+    symbols = [bytes(r.raw(r.take("<I"))).decode("utf-8") for _ in range(r.take("<I"))]
+    shapes = [_read_pshape(r, len(symbols)) for _ in range(r.take("<I"))]
+    r.done()
+    return Params(rule, options, profile, axis, axes), shapes, symbols
+
+
 def decode_eval(payload):
     r = _Reader(payload)
     kind, op, operand = r.take("<IIi")
@@ -241,10 +298,10 @@ def encode_hello(c):
     description = c.description
     if SKIP_KNOWN:  # the reports say that this run skipped known divergences
         description += " [BROADCHECK_SKIP_KNOWN=%s]" % ",".join(sorted(SKIP_KNOWN))
-    return (struct.pack("<I", PROTOCOL_VERSION) + _text(c.name, 255) + _text(c.version, 255) +
-            _text(description, 1023) +
-            struct.pack("<7I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
-                        c.max_rank, c.max_operands))
+    return (struct.pack("<I", PROTOCOL_VERSION) +
+            _text(c.name, 255) + _text(c.version, 255) + _text(description, 1023) +
+            struct.pack("<8I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
+                        c.max_rank, c.max_operands, getattr(c, "partial", 0)))
 
 
 def encode_answer(status, kind=0, shape=(), message="", out=b""):
@@ -252,6 +309,17 @@ def encode_answer(status, kind=0, shape=(), message="", out=b""):
     return (struct.pack("<4I", status, kind, 0, len(shape)) +
             struct.pack("<%dq" % len(shape), *shape) + _text(message, 4095) +
             struct.pack("<q", len(out)) + out)
+
+
+def encode_panswer(status, kind=0, shape=(), message=""):
+    """The ANSWER to a PSHAPE: shape None is of unknown rank."""
+    if shape is None:
+        dims = struct.pack("<i", -1)
+    else:
+        dims = struct.pack("<i", len(shape)) + b"".join(
+            struct.pack("<qqI", int(d.lo), UNBOUNDED if d.hi is None else int(d.hi),
+                        int(d.symbol)) for d in shape)
+    return struct.pack("<3I", status, kind, 0) + dims + _text(message, 4095)
 
 
 def _one_line(e):
@@ -293,8 +361,9 @@ class Channel:
             left -= len(b)
         return b"".join(chunks)
 
-    def serve(self, caps, shape_fn, eval_fn):
-        """HELLO, then one answer per question until the harness closes stdin."""
+    def serve(self, caps, shape_fn, eval_fn, partial_fn=None):
+        """HELLO, then one answer per question until the harness closes stdin.
+        partial_fn answers PSHAPE questions; give it with caps.partial."""
         self._send(HELLO, 0, encode_hello(caps))
         while True:
             head = self._read_exact(12)
@@ -305,10 +374,13 @@ class Channel:
                 return 2
             kind, seq, length = struct.unpack("<HII", head[2:])
             payload = self._read_exact(length) if length <= MAX_PAYLOAD else b""
-            if kind not in (SHAPE, EVAL) or len(payload) != length:
+            if kind not in (SHAPE, EVAL, PSHAPE) or len(payload) != length:
                 sys.stderr.write("bcwire: unexpected frame 0x%x of %d bytes\n" % (kind, length))
                 return 2
-            self._send(ANSWER, seq, _respond(kind, payload, shape_fn, eval_fn))
+            if kind == PSHAPE:
+                self._send(ANSWER, seq, _respond_partial(payload, partial_fn))
+            else:
+                self._send(ANSWER, seq, _respond(kind, payload, shape_fn, eval_fn))
 
 
 def _respond(kind, payload, shape_fn, eval_fn):
@@ -329,6 +401,19 @@ def _respond(kind, payload, shape_fn, eval_fn):
         return encode_answer(UNSUPPORTED, message=str(e))
     except Exception as e:  # the library (or this adapter) failed: say how, carry on
         return encode_answer(INTERNAL_ERROR, message=_one_line(e))
+
+
+def _respond_partial(payload, partial_fn):
+    try:
+        if partial_fn is None:
+            raise Unsupported("this worker takes no partial shapes")
+        return encode_panswer(OK, shape=partial_fn(*decode_pshape(payload)))
+    except Rejected as e:
+        return encode_panswer(REJECTED, e.kind, message=" ".join(str(e).split()))
+    except Unsupported as e:
+        return encode_panswer(UNSUPPORTED, message=str(e))
+    except Exception as e:
+        return encode_panswer(INTERNAL_ERROR, message=_one_line(e))
 
 
 def classify(message, table):

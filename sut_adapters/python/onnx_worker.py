@@ -23,6 +23,14 @@ dim, for inputs whose shapes are all static: an internal error, because ONNX
 failed to answer a question it has everything for; "unsupported" would hide
 that.
 
+Partial shapes (spec/RULES.md §14, protocol 2): the same nodes on inputs
+whose value_info has unknown dims (?), dim_params (symbols, without bounds:
+ONNX has no intervals) and no shape at all (unknown rank); Expand's target
+is the Shape of such an input, read through data propagation
+(infer_shapes(..., data_prop=True)).  The answer's dim_params that are the
+question's symbols are those symbols; any other is a symbol of ONNX's own.
+No output shape is a shape of unknown rank.
+
 Limits (HELLO): ONNX fixes neither a rank nor an operand-count limit
 (variadic Sum/Max/Min; spec/RULES.md §9.5), so the protocol's 64 and 72.
 """
@@ -130,6 +138,116 @@ def onnx_shape(params, shapes):
     raise w.Unsupported("ONNX has no operator for rule %d" % params.rule)
 
 
+# ---- partial shapes --------------------------------------------------------------
+
+def onnx_dims(shape, symbols, values):
+    """A partial shape as onnx.helper takes it: None for unknown rank, else a
+    list of ints, dim_param strings and None (an unknown dim).  values holds
+    each symbol's value where its bounds fix one."""
+    if shape is None:
+        return None
+    dims = []
+    for d in shape:
+        if d.symbol and values.get(d.symbol) is not None:
+            dims.append(values[d.symbol])
+        elif d.symbol:
+            dims.append(symbols[d.symbol - 1])
+        elif d.is_static():
+            dims.append(d.lo)
+        else:
+            dims.append(None)  # the harness sends only what CAPS declares: ?, not intervals
+    return dims
+
+
+def symbol_values(shapes):
+    """ONNX cannot bound a dim_param: a symbol with bounds is refused, one
+    whose bounds fix a value is that value."""
+    bounds = {}
+    for s in shapes:
+        for d in s or ():
+            if d.symbol:
+                lo, hi = bounds.get(d.symbol, (0, None))
+                lo = max(lo, d.lo)
+                hi = d.hi if hi is None else (hi if d.hi is None else min(hi, d.hi))
+                bounds[d.symbol] = (lo, hi)
+    values = {}
+    for sym, (lo, hi) in bounds.items():
+        if hi is not None and lo > hi:
+            raise w.Unsupported("symbol %d has no value: ONNX cannot state it" % sym)
+        if lo == hi:
+            values[sym] = lo
+        elif (lo, hi) != (0, None):
+            raise w.Unsupported("ONNX has no bounds for a dim_param")
+    return values
+
+
+def infer_partial_node(op_type, shapes, symbols, target=None):
+    """The partial output shape ONNX infers; target: Expand's shape input, a
+    partial shape whose Shape the node reads."""
+    values = symbol_values(list(shapes) + [target])
+    names = ["x%d" % i for i in range(len(shapes))]
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, onnx_dims(s, symbols, values))
+              for n, s in zip(names, shapes)]
+    nodes = []
+    if op_type == "Expand":
+        inputs.append(helper.make_tensor_value_info(
+            "t", TensorProto.FLOAT, onnx_dims(target, symbols, values)))
+        nodes.append(helper.make_node("Shape", ["t"], ["shape"]))
+        names.append("shape")
+    nodes.append(helper.make_node(op_type, names, ["y"]))
+    graph = helper.make_graph(nodes, "question", inputs,
+                              [helper.make_tensor_value_info("y", TensorProto.UNDEFINED, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    try:
+        inferred = shape_inference.infer_shapes(model, check_type=True, strict_mode=True,
+                                                data_prop=True)
+    except (shape_inference.InferenceError, onnx.checker.ValidationError) as e:
+        raise w.Rejected(str(e).strip())
+    for v in list(inferred.graph.output) + list(inferred.graph.value_info):
+        if v.name != "y":
+            continue
+        t = v.type.tensor_type
+        if not t.HasField("shape"):
+            return None
+        own = {}  # dim_params ONNX made up: symbols above the question's
+        result = []
+        for d in t.shape.dim:
+            if d.HasField("dim_value"):
+                result.append(w.PDim(d.dim_value, d.dim_value))
+            elif d.dim_param in symbols:
+                result.append(w.PDim(0, None, symbols.index(d.dim_param) + 1))
+            elif d.dim_param:
+                own.setdefault(d.dim_param, len(symbols) + 1 + len(own))
+                result.append(w.PDim(0, None, own[d.dim_param]))
+            else:
+                result.append(w.PDim(0, None))
+        return result
+    return None  # no output shape: unknown rank
+
+
+def partial_shape(params, shapes, symbols):
+    if params.has_options():
+        raise w.Unsupported("ONNX's broadcasting takes no axis, axes or profile")
+    if any(d.lo < 0 for s in shapes for d in s or ()):
+        w.skip_known("negative-dims-accepted", "ONNX infers shapes from negative dims")
+    if params.rule == w.RULE_NUMPY:
+        op = NUMPY_OP or ("Add" if len(shapes) == 2 else "Sum")
+        if op in ("Add", "Where") and len(shapes) != (2 if op == "Add" else 3):
+            raise w.Unsupported("--numpy-op %s: not %d operands" % (op, len(shapes)))
+        if op == "Where":
+            raise w.Unsupported("--numpy-op Where: no partial shapes (a bool condition)")
+        return infer_partial_node(op, shapes, symbols)
+    if params.rule == w.RULE_ONNX_UNI:
+        w.check_operand_count(shapes, 2)
+        w.skip_known("prelu-slope-unchecked", "PRelu's inference gives X's shape whatever "
+                     "the slope")
+        return infer_partial_node("PRelu", shapes, symbols)
+    if params.rule == w.RULE_BIDIRECTIONAL:
+        w.check_operand_count(shapes, 2)
+        return infer_partial_node("Expand", shapes[:1], symbols, target=shapes[1])
+    raise w.Unsupported("ONNX has no operator for rule %d" % params.rule)
+
+
 def no_values(req):
     raise w.Unsupported("ONNX 1.12 has shape inference only")
 
@@ -141,7 +259,8 @@ CAPS = w.Capabilities(
                    NUMPY_OP or "Add (2 operands) and Sum (other counts)"),
     features=w.FEATURE_SHAPE,
     rules=w.bits(w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BIDIRECTIONAL),
-    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS)
+    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS,
+    partial=w.PARTIAL_DYNAMIC | w.PARTIAL_SYMBOL | w.PARTIAL_DYNAMIC_RANK)
 
 if __name__ == "__main__":
-    sys.exit(channel.serve(CAPS, result_shape, no_values))
+    sys.exit(channel.serve(CAPS, result_shape, no_values, partial_shape))

@@ -603,6 +603,8 @@ static const bc_adapter conformant = {
     NULL,
     conformant_infer,
     conformant_eval,
+    0,    /* partial shapes: none (RULES.md §14 is not this adapter's) */
+    NULL,
 };
 
 BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void);

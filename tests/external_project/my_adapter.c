@@ -53,7 +53,7 @@ static const bc_adapter mylib_adapter = {
     sizeof(bc_adapter), BC_ADAPTER_ABI_VERSION, "mylib", "1.0",
     "an outside project's adapter: numpy shape inference",
     {BC_ADAPTER_FEATURE_SHAPE, 1u << BC_ADAPTER_RULE_NUMPY, 0, 0, 0, BC_ADAPTER_MAX_RANK, 2},
-    NULL, mylib_broadcast, NULL,
+    NULL, mylib_broadcast, NULL, 0, NULL,
 };
 
 BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void)

@@ -24,13 +24,15 @@ static inline void faulty_numpy_infer(void *context, const bc_adapter_params *p,
     example_numpy_shape(p, n, shapes, answer);
 }
 
-/* A descriptor with NumPy shape inference and `infer`. */
+/* A descriptor with NumPy shape inference and `infer`.  Its struct_size is
+ * that of a descriptor built before partial shapes were appended, so every
+ * faulty adapter is also an old adapter, which must keep working. */
 #define FAULTY_ADAPTER(NAME, INFER, FEATURES, EVAL)                                     \
     static const bc_adapter faulty = {                                                  \
-        sizeof(bc_adapter), BC_ADAPTER_ABI_VERSION, NAME, "0", "a faulty test adapter", \
+        BC_ADAPTER_V1_SIZE, BC_ADAPTER_ABI_VERSION, NAME, "0", "a faulty test adapter", \
         {(FEATURES), 1u << BC_ADAPTER_RULE_NUMPY, 0, 1u << BC_ADAPTER_OP_ADD,           \
          1u << BC_ADAPTER_DTYPE_INT32, 64, 64},                                         \
-        NULL, INFER, EVAL};                                                             \
+        NULL, INFER, EVAL, 0, NULL};                                                    \
     BC_ADAPTER_EXPORT const bc_adapter *bc_adapter_entry_v1(void);                      \
     const bc_adapter *bc_adapter_entry_v1(void) { return &faulty; }
 

@@ -1,0 +1,162 @@
+/*
+ * Planted-bug SUTs for partial shapes (RULES.md §14): the classic bugs of
+ * shape inference on dynamic, interval and symbolic dims, each modelled on
+ * a real one cited below and in docs/MUTANTS.md.  Static questions get the
+ * reference's answers; partial questions get the reference's answer except
+ * where the bug bites, which is always numpy's dim merge (numpy and
+ * bidirectional).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static void reference_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
+                            bc_sut_answer *a)
+{
+    (void)sut;
+    bc_answer_from_reference(p, n, s, a);
+}
+
+static int merges_numpy(const bc_params *p)
+{
+    return p->rule == BC_RULE_NUMPY || p->rule == BC_RULE_BIDIRECTIONAL;
+}
+
+static int is_unknown(const bc_pdim *d)
+{
+    return d->lo == 0 && d->hi == BC_DIM_UNBOUNDED && !d->sym;
+}
+
+/* The dim of operand i at result axis a of rank R (right-aligned), or NULL. */
+static const bc_pdim *at_axis(const bc_pshape *s, int R, int a)
+{
+    int k = a - (R - s->rank);
+    return s->rank >= 0 && k >= 0 ? &s->dims[k] : NULL;
+}
+
+/* An unknown dim broadcast against 1s gives 1: the size-1 side is taken as
+ * the result, as a max() of a "?" encoded as -1 does.  llvm/torch-mlir PR
+ * #3001 (ONNX Expand broadcast a 1 against a ? dim to 1 instead of ?). */
+static void unknown_times_one(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                              const bc_psymbols *syms, bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, s, syms, a);
+    if (a->status != BC_SUT_OK || !merges_numpy(p) || a->shape.rank < 0)
+        return;
+    const int R = a->shape.rank;
+    for (int r = 0; r < R; r++) {
+        int unknowns = 0, others = 0;
+        for (int i = 0; i < n; i++) {
+            const bc_pdim *d = at_axis(&s[i], R, r);
+            if (!d)
+                continue;
+            if (is_unknown(d))
+                unknowns++;
+            else if (!(d->lo == 1 && d->hi == 1))
+                others++;
+        }
+        if (unknowns > 0 && others == 0 && unknowns < n)
+            a->shape.dims[r] = bc_pdim_static(1);
+    }
+}
+
+/* A dim whose interval holds 1 is taken to be 1, so the other side is the
+ * result.  ROCm/AMDMIGraphX PR #2629 (a range containing the other gave the
+ * contained one), revised by PR #2821. */
+static void interval_as_one(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                            const bc_psymbols *syms, bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_pshape t[BC_MAX_OPERANDS];
+    if (!merges_numpy(p) || n < 1 || n > BC_MAX_OPERANDS) {
+        bc_panswer_from_reference(p, n, s, syms, a);
+        return;
+    }
+    memcpy(t, s, (size_t)n * sizeof *t);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < t[i].rank; k++)
+            if (t[i].dims[k].lo != t[i].dims[k].hi && bc_pdim_may_be_1(&t[i].dims[k]))
+                t[i].dims[k] = bc_pdim_static(1);
+    bc_panswer_from_reference(p, n, t, syms, a);
+}
+
+/* Two different symbols assumed equal: every symbol is merged into the
+ * first.  microsoft/onnxruntime PR #5519 and #5349 (symbolic shape
+ * inference merged the symbolic dims of broadcast inputs). */
+static void symbols_equal(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                          const bc_psymbols *syms, bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_pshape t[BC_MAX_OPERANDS];
+    if (!merges_numpy(p) || n < 1 || n > BC_MAX_OPERANDS) {
+        bc_panswer_from_reference(p, n, s, syms, a);
+        return;
+    }
+    memcpy(t, s, (size_t)n * sizeof *t);
+    int first = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < t[i].rank; k++)
+            if (t[i].dims[k].sym) {
+                first = first ? first : t[i].dims[k].sym;
+                t[i].dims[k].sym = first;
+            }
+    bc_panswer_from_reference(p, n, t, syms, a);
+    if (a->status == BC_SUT_REJECTED && a->kind == BC_ERR_BAD_PARAMS)
+        bc_panswer_from_reference(p, n, s, syms, a); /* the merged bounds contradict */
+}
+
+/* numpy's dim merge of OpenVINO before 2022: a static 1 yields to the other
+ * dim, anything else is intersected, so an interval that may be 1 is
+ * taken never to be 1.  openvinotoolkit/openvino PR #10264 ("Proper
+ * dynamic dimension broadcasting"). */
+static void merge_intersects(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                             const bc_psymbols *syms, bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, s, syms, a);
+    if (a->status != BC_SUT_OK || !merges_numpy(p) || a->shape.rank < 0)
+        return;
+    const int R = a->shape.rank;
+    for (int r = 0; r < R; r++) {
+        bc_pdim acc = bc_pdim_static(1);
+        for (int i = 0; i < n; i++) {
+            const bc_pdim *d = at_axis(&s[i], R, r);
+            if (!d || (d->lo == 1 && d->hi == 1))
+                continue;
+            if (acc.lo == 1 && acc.hi == 1) {
+                acc = *d;
+                continue;
+            }
+            acc.lo = d->lo > acc.lo ? d->lo : acc.lo;
+            acc.hi = d->hi < acc.hi ? d->hi : acc.hi;
+            acc.sym = acc.sym == d->sym ? acc.sym : 0;
+            if (acc.lo > acc.hi) {
+                a->status = BC_SUT_REJECTED;
+                a->kind = BC_ERR_DIM_MISMATCH;
+                snprintf(a->message, sizeof a->message, "incompatible dims at axis %d", r);
+                return;
+            }
+        }
+        a->shape.dims[r] = acc;
+    }
+}
+
+#define PARTIAL_MUTANT(ident, fn, name, what, cite)                                                \
+    static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                             \
+    const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
+
+PARTIAL_MUTANT(bc_mutant_partial_unknown_times_one, unknown_times_one,
+               "mutant:partial-unknown-times-one",
+               "numpy: an unknown dim (?) broadcast against 1 gives 1", "llvm/torch-mlir PR #3001");
+PARTIAL_MUTANT(bc_mutant_partial_interval_as_one, interval_as_one, "mutant:partial-interval-as-one",
+               "numpy: an interval that holds 1 (0..5) is taken to be 1",
+               "ROCm/AMDMIGraphX PR #2629 (revised by PR #2821)");
+PARTIAL_MUTANT(bc_mutant_partial_symbols_equal, symbols_equal, "mutant:partial-symbols-equal",
+               "numpy: different symbols (N, M) assumed equal",
+               "microsoft/onnxruntime PR #5519 and PR #5349");
+PARTIAL_MUTANT(bc_mutant_partial_merge_intersects, merge_intersects,
+               "mutant:partial-merge-intersects",
+               "numpy: dims other than a static 1 intersected, so 0..5 with 3..9 gives 3..5",
+               "openvinotoolkit/openvino PR #10264");

@@ -1,0 +1,968 @@
+/*
+ * Partial-shape cases (RULES.md §14): their generator, the four partial
+ * properties, coverage and shrinking.
+ *
+ * The oracle of every partial property is the *static* reference applied
+ * to concretizations of the case: shapes that replace each dim by a value
+ * of its interval, one value per symbol.  A concretization is built by
+ * "axis repair": start from values that are 1 wherever 1 is allowed, ask
+ * the static reference, and when it names a dim-mismatch at some axis, try
+ * for that axis one common value v for every dim aligned there (v where a
+ * dim's interval holds it, else 1), v taken from the bounds of those dims.
+ * Without symbols that tie two axes together (relaxation R1) the axes are
+ * independent and every rule here accepts an axis exactly when its dims
+ * can all be v or 1 for some such v, so the repair finds an accepted
+ * concretization whenever one exists, and one whose result has value b at
+ * an axis whenever one does (used by partial-precision).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "internal.h"
+
+/* ---- where each dim lands (the result frame of each rule) -------------- */
+
+/* The frame an error's axis and a dim's place are counted in: the result's
+ * (numpy, none, paddle's larger operand), A's (pdpd), the target's. */
+static int frame_rank(const bc_params *p, int n, const int *rank)
+{
+    int r = 0;
+    switch (p->rule) {
+    case BC_RULE_ONNX_UNI: return rank[0];
+    case BC_RULE_BROADCAST_TO:
+    case BC_RULE_EXPLICIT: return n > 1 ? rank[1] : -1;
+    case BC_RULE_PDPD:
+        if (n < 2)
+            return -1;
+        if ((p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE)
+            return rank[0] > rank[1] ? rank[0] : rank[1];
+        return rank[0];
+    default:
+        for (int i = 0; i < n; i++)
+            r = rank[i] > r ? rank[i] : r;
+        return r;
+    }
+}
+
+/* Axis k of operand i in the frame, or -1 (an unknown rank, an axis the
+ * options put outside the frame). */
+static int place_of(const bc_params *p, int n, const int *rank, int i, int k)
+{
+    const int R = frame_rank(p, n, rank);
+    int at = -1;
+    if (rank[i] < 0 || R < 0 ||
+        (n == 2 && rank[1 - i] < 0 && p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY &&
+         p->rule != BC_RULE_BIDIRECTIONAL))
+        return -1;
+    switch (p->rule) {
+    case BC_RULE_NONE: at = k; break;
+    case BC_RULE_PDPD:
+        if (n != 2)
+            return -1;
+        {
+            int paddle = (p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE;
+            int small = paddle ? (rank[0] > rank[1] ? 1 : 0) : 1;
+            int64_t axis = p->axis;
+            if (axis == -1)
+                axis = paddle ? R - rank[small] : rank[0] - rank[1];
+            at = i == small ? (axis >= 0 && axis <= BC_MAX_RANK ? (int)axis + k : -1) : k;
+        }
+        break;
+    case BC_RULE_EXPLICIT:
+        if (n != 2)
+            return -1;
+        if (i == 1) {
+            at = k;
+        } else if (p->options & BC_OPT_AXES_MAPPING) {
+            at = k < p->naxes && p->axes[k] >= 0 && p->axes[k] < R ? (int)p->axes[k] : -1;
+        } else {
+            int is_new[BC_MAX_RANK] = {0};
+            for (int j = 0; j < p->naxes; j++)
+                if (p->axes[j] >= 0 && p->axes[j] < R)
+                    is_new[p->axes[j]] = 1;
+            for (int t = 0, m = 0; t < R; t++)
+                if (!is_new[t] && m++ == k)
+                    at = t;
+        }
+        break;
+    default: at = R - rank[i] + k; break; /* right-aligned */
+    }
+    return at >= 0 && at < R ? at : -1;
+}
+
+static void ranks_of(const bc_pvector *c, int *rank)
+{
+    for (int i = 0; i < c->nshapes; i++)
+        rank[i] = c->shapes[i].rank;
+}
+
+/* Relaxation R1 (RULES.md §14.5): some symbol is on two places of the frame,
+ * or on a dim with no place. */
+static int crosses_axes(const bc_pvector *c)
+{
+    int rank[BC_VECTOR_MAX_SHAPES], where[BC_MAX_SYMBOLS + 1];
+    for (int s = 0; s <= BC_MAX_SYMBOLS; s++)
+        where[s] = -2;
+    ranks_of(c, rank);
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            int s = c->shapes[i].dims[k].sym;
+            if (!s)
+                continue;
+            int at = place_of(&c->params, c->nshapes, rank, i, k);
+            if (at < 0 || (where[s] != -2 && where[s] != at))
+                return 1;
+            where[s] = at;
+        }
+    return 0;
+}
+
+static int has_dynamic_rank(const bc_pvector *c)
+{
+    for (int i = 0; i < c->nshapes; i++)
+        if (c->shapes[i].rank == BC_RANK_DYNAMIC)
+            return 1;
+    return 0;
+}
+
+/* Relaxation R2: the result is the target (A) as given, not narrowed. */
+static int result_is_target(const bc_params *p)
+{
+    if (p->rule == BC_RULE_PDPD)
+        return !((p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE);
+    return p->rule == BC_RULE_ONNX_UNI || p->rule == BC_RULE_BROADCAST_TO ||
+           p->rule == BC_RULE_EXPLICIT;
+}
+
+/* ---- concretizations ------------------------------------------------------ */
+
+typedef struct conc {
+    int n;
+    bc_shape shapes[BC_VECTOR_MAX_SHAPES];
+    int64_t sym_lo[BC_MAX_SYMBOLS + 1], sym_hi[BC_MAX_SYMBOLS + 1];
+    int64_t sym_val[BC_MAX_SYMBOLS + 1];
+    int rank[BC_VECTOR_MAX_SHAPES];
+    int frame;                                            /* frame_rank */
+    signed char place[BC_VECTOR_MAX_SHAPES][BC_MAX_RANK]; /* place_of, -1: none */
+    bc_shape result;
+    bc_error err;
+    bc_error_kind kind;
+} conc;
+
+/* Every symbol's interval (the intersection of its occurrences); 0 if some
+ * symbol has none, or the case has negative or malformed dims (then no
+ * concretization is asked for). */
+static int symbol_bounds(const bc_pvector *c, conc *x)
+{
+    for (int s = 0; s <= BC_MAX_SYMBOLS; s++) {
+        x->sym_lo[s] = 0;
+        x->sym_hi[s] = BC_DIM_UNBOUNDED;
+    }
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            const bc_pdim *d = &c->shapes[i].dims[k];
+            if (d->lo > d->hi || d->sym < 0 || d->sym > BC_MAX_SYMBOLS)
+                return 0;
+            if (!d->sym)
+                continue;
+            x->sym_lo[d->sym] = d->lo > x->sym_lo[d->sym] ? d->lo : x->sym_lo[d->sym];
+            x->sym_hi[d->sym] = d->hi < x->sym_hi[d->sym] ? d->hi : x->sym_hi[d->sym];
+            if (x->sym_lo[d->sym] > x->sym_hi[d->sym])
+                return 0;
+        }
+    return 1;
+}
+
+static void dim_bounds(const conc *x, const bc_pdim *d, int64_t *lo, int64_t *hi)
+{
+    *lo = d->sym ? x->sym_lo[d->sym] : d->lo;
+    *hi = d->sym ? x->sym_hi[d->sym] : d->hi;
+}
+
+/* Sets dim k of operand i (and its symbol, everywhere) to v. */
+static void assign(const bc_pvector *c, conc *x, int i, int k, int64_t v)
+{
+    const bc_pdim *d = &c->shapes[i].dims[k];
+    if (!d->sym) {
+        x->shapes[i].dims[k] = v;
+        return;
+    }
+    x->sym_val[d->sym] = v;
+    for (int j = 0; j < c->nshapes; j++)
+        for (int m = 0; m < c->shapes[j].rank; m++)
+            if (c->shapes[j].dims[m].sym == d->sym)
+                x->shapes[j].dims[m] = v;
+}
+
+/* A shape for each operand of unknown rank, from the others: a copy of
+ * the operand it must match or fit (none: the first of known rank; the
+ * big side of a one-way rule: the small side), else the scalar. */
+static void fill_unknown_ranks(const bc_pvector *c, conc *x)
+{
+    int base = -1;
+    for (int i = 0; i < c->nshapes; i++)
+        if (c->shapes[i].rank != BC_RANK_DYNAMIC && base < 0)
+            base = i;
+    for (int i = 0; i < c->nshapes; i++) {
+        if (c->shapes[i].rank != BC_RANK_DYNAMIC)
+            continue;
+        x->shapes[i].rank = 0;
+        int big =
+            c->params.rule == BC_RULE_BROADCAST_TO || c->params.rule == BC_RULE_EXPLICIT ? 1 : 0;
+        if (c->params.rule == BC_RULE_NONE && base >= 0)
+            x->shapes[i] = x->shapes[base];
+        else if (c->nshapes == 2 && i == big && c->params.rule != BC_RULE_NUMPY &&
+                 c->params.rule != BC_RULE_BIDIRECTIONAL &&
+                 c->shapes[1 - i].rank != BC_RANK_DYNAMIC)
+            x->shapes[i] = x->shapes[1 - i];
+    }
+}
+
+static void ask_reference(const bc_pvector *c, conc *x)
+{
+    fill_unknown_ranks(c, x);
+    x->kind = bc_infer(&c->params, c->nshapes, x->shapes, &x->result, &x->err);
+}
+
+/* The first concretization: each dim 1 where it may be, else its lower
+ * bound (rnd: else a random value of its interval, for the samples). */
+static void start(const bc_pvector *c, conc *x, bc_prng *rnd)
+{
+    x->n = c->nshapes;
+    ranks_of(c, x->rank);
+    x->frame = frame_rank(&c->params, c->nshapes, x->rank);
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++)
+            x->place[i][k] = (signed char)place_of(&c->params, c->nshapes, x->rank, i, k);
+    for (int i = 0; i < c->nshapes; i++) {
+        x->shapes[i].rank = c->shapes[i].rank < 0 ? 0 : c->shapes[i].rank;
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            int64_t lo, hi, v;
+            dim_bounds(x, &c->shapes[i].dims[k], &lo, &hi);
+            v = lo <= 1 && 1 <= hi ? 1 : lo;
+            if (rnd) {
+                switch (bc_prng_below(rnd, 5)) {
+                case 0: v = lo; break;
+                case 1: v = hi; break;
+                case 2: v = hi - lo > 8 ? lo + (int64_t)bc_prng_below(rnd, 9) : hi; break;
+                case 3: v = lo + (int64_t)bc_prng_below(rnd, (uint64_t)(hi - lo) + 1); break;
+                default: break;
+                }
+            }
+            x->shapes[i].dims[k] = v;
+        }
+    }
+    /* one value per symbol: the first occurrence's */
+    for (int i = c->nshapes - 1; i >= 0; i--)
+        for (int k = c->shapes[i].rank - 1; k >= 0; k--)
+            if (c->shapes[i].dims[k].sym)
+                x->sym_val[c->shapes[i].dims[k].sym] = x->shapes[i].dims[k];
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++)
+            if (c->shapes[i].dims[k].sym)
+                x->shapes[i].dims[k] = x->sym_val[c->shapes[i].dims[k].sym];
+}
+
+/* Rules whose dims at an axis must all be equal (no 1 stretches). */
+static int equal_dims(const bc_params *p)
+{
+    return p->rule == BC_RULE_NONE || (p->rule == BC_RULE_EXPLICIT && (p->options & BC_OPT_AXES));
+}
+
+/* Sets every dim placed at `at` to v, or to 1 where v is outside its
+ * interval (not for rules of equal dims); 0 if some dim can be neither. */
+static int set_axis(const bc_pvector *c, conc *x, int at, int64_t v)
+{
+    const int stretch = !equal_dims(&c->params);
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            if (x->place[i][k] != at)
+                continue;
+            int64_t lo, hi;
+            dim_bounds(x, &c->shapes[i].dims[k], &lo, &hi);
+            if (lo <= v && v <= hi)
+                assign(c, x, i, k, v);
+            else if (stretch && lo <= 1 && 1 <= hi)
+                assign(c, x, i, k, 1);
+            else
+                return 0;
+        }
+    return 1;
+}
+
+/* Makes the static reference accept x by repairing one axis at a time; the
+ * axis `fixed` (-1: none) keeps its values.  1 if it accepts. */
+static int repair(const bc_pvector *c, conc *x, int fixed)
+{
+    int repaired[BC_MAX_RANK] = {0};
+    ask_reference(c, x);
+    while (x->kind != BC_OK) {
+        int at = x->err.axis;
+        if (x->kind != BC_ERR_DIM_MISMATCH || at < 0 || at >= x->frame || at == fixed ||
+            repaired[at])
+            return 0;
+        repaired[at] = 1;
+        /* candidates: 1 and every bound of a dim placed there, each once */
+        int64_t cand[2 * BC_VECTOR_MAX_SHAPES + 1];
+        int ncand = 0;
+        cand[ncand++] = 1;
+        for (int i = 0; i < c->nshapes; i++)
+            for (int k = 0; k < c->shapes[i].rank; k++) {
+                if (x->place[i][k] != at)
+                    continue;
+                int64_t b[2];
+                dim_bounds(x, &c->shapes[i].dims[k], &b[0], &b[1]);
+                for (int e = 0; e < 2; e++) {
+                    int dup = 0;
+                    for (int j = 0; j < ncand && !dup; j++)
+                        dup = cand[j] == b[e];
+                    if (!dup && ncand < (int)(sizeof cand / sizeof *cand))
+                        cand[ncand++] = b[e];
+                }
+            }
+        /* each try sets every dim placed there, so no undo is needed */
+        int fixed_now = 0;
+        for (int j = 0; j < ncand && !fixed_now; j++) {
+            if (!set_axis(c, x, at, cand[j]))
+                continue;
+            ask_reference(c, x);
+            fixed_now = x->kind == BC_OK || (x->kind == BC_ERR_DIM_MISMATCH && x->err.axis != at);
+        }
+        if (!fixed_now)
+            return 0;
+    }
+    return 1;
+}
+
+/* An accepted concretization (whose result has b at axis `at`, if at >= 0). */
+static int witness(const bc_pvector *c, conc *x, int at, int64_t b)
+{
+    if (!symbol_bounds(c, x))
+        return 0;
+    start(c, x, NULL);
+    if (at >= 0 && !set_axis(c, x, at, b))
+        return 0;
+    if (!repair(c, x, at))
+        return 0;
+    return at < 0 || (at < x->result.rank && x->result.dims[at] == b);
+}
+
+/* Whether accepted concretization x, with axis `at` changed to b (b, or 1
+ * where b is outside a dim's interval), is still accepted with b there:
+ * without relaxation R1 the other axes do not change, so this decides
+ * whether b is reached at `at`.  x is left as it was. */
+static int reaches(const bc_pvector *c, conc *x, int at, int64_t b)
+{
+    enum { MAX_SAVED = 2 * BC_VECTOR_MAX_SHAPES };
+    int64_t saved[MAX_SAVED];
+    int nsaved = 0, ok = 1;
+    for (int i = 0; i < c->nshapes && ok; i++)
+        for (int k = 0; k < c->shapes[i].rank && ok; k++)
+            if (x->place[i][k] == at) {
+                ok = nsaved < MAX_SAVED;
+                if (ok)
+                    saved[nsaved++] = x->shapes[i].dims[k];
+            }
+    if (ok && set_axis(c, x, at, b)) {
+        ask_reference(c, x);
+        ok = x->kind == BC_OK && at < x->result.rank && x->result.dims[at] == b;
+    } else {
+        ok = 0;
+    }
+    nsaved = 0;
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++)
+            if (x->place[i][k] == at && nsaved < MAX_SAVED)
+                assign(c, x, i, k, saved[nsaved++]);
+    return ok;
+}
+
+/* A random accepted concretization, if repair finds one. */
+static int sample(const bc_pvector *c, conc *x, bc_prng *rnd)
+{
+    if (!symbol_bounds(c, x))
+        return 0;
+    start(c, x, rnd);
+    return repair(c, x, -1);
+}
+
+/* ---- asking the SUT -------------------------------------------------------- */
+
+static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *a)
+{
+    memset(a, 0, sizeof *a);
+    ctx->sut_calls++;
+    if (!ctx->sut->ops->infer_partial) {
+        a->status = BC_SUT_UNSUPPORTED;
+        snprintf(a->message, sizeof a->message, "the SUT infers no partial shapes");
+        return;
+    }
+    ctx->sut->ops->infer_partial(ctx->sut, &c->params, c->nshapes, c->shapes, &c->syms, a);
+}
+
+static void describe_answer(const bc_sut_panswer *a, const bc_psymbols *syms, char *buf, size_t cap)
+{
+    switch (a->status) {
+    case BC_SUT_OK: bc_pshape_format(&a->shape, syms, buf, cap); break;
+    case BC_SUT_REJECTED:
+        snprintf(buf, cap, "error%s%s", a->kind ? ":" : "",
+                 a->kind ? bc_error_kind_name(a->kind) : "");
+        break;
+    case BC_SUT_UNSUPPORTED: snprintf(buf, cap, "unsupported"); break;
+    default: snprintf(buf, cap, "internal error (%s)", a->message); break;
+    }
+}
+
+/* The SUT's answer, or a verdict if there is nothing to check. */
+static int answered(const bc_sut_panswer *a, bc_check *verdict, char *detail, size_t cap)
+{
+    if (a->status == BC_SUT_UNSUPPORTED) {
+        *verdict = BC_CHECK_UNSUPPORTED;
+        return 0;
+    }
+    if (a->status == BC_SUT_INTERNAL_ERROR) {
+        snprintf(detail, cap, "SUT: internal error (%s)", a->message);
+        *verdict = BC_CHECK_FAIL;
+        return 0;
+    }
+    return 1;
+}
+
+/* "[2,1] [3]" (the concretization, for a message). */
+static void say_conc(const conc *x, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < x->n && len + 2 < cap; i++) {
+        if (i)
+            buf[len++] = ' ';
+        len += (size_t)bc_shape_format(&x->shapes[i], buf + len, cap - len);
+        if (len >= cap)
+            len = cap - 1;
+    }
+}
+
+/* A seed of its own for each case, from its canonical text (symbols by
+ * name, options as written), so that the replay of its line draws the same
+ * samples whatever ids its symbols had when it was generated. */
+static uint64_t case_seed(const bc_pvector *c)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    int len = bc_pvector_format(c, NULL, 0);
+    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
+    if (!text)
+        return h;
+    bc_pvector_format(c, text, (size_t)len + 1);
+    char *arrow = strstr(text, " -> "); /* the expectation is not part of the case */
+    for (const char *p = text; *p && p != arrow; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001b3u;
+    free(text);
+    return h;
+}
+
+#define SAMPLES 6
+
+/* ---- partial-soundness and partial-symbols --------------------------------- */
+
+/* What concretization x says about answer a: 0 fine, 1 a failure in detail.
+ * symbols: check the answer's symbols, else its intervals and acceptance. */
+static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer *a, int symbols,
+                        char *detail, size_t cap)
+{
+    char cs[1024], got[2048], res[1024];
+    if (a->status != BC_SUT_OK) {
+        if (symbols)
+            return 0;
+        say_conc(x, cs, sizeof cs);
+        bc_shape_format(&x->result, res, sizeof res);
+        snprintf(detail, cap, "SUT rejects, but the concretization %s is accepted (result %s)", cs,
+                 res);
+        return 1;
+    }
+    const bc_pshape *q = &a->shape;
+    if (q->rank == BC_RANK_DYNAMIC)
+        return 0;
+    say_conc(x, cs, sizeof cs);
+    bc_shape_format(&x->result, res, sizeof res);
+    describe_answer(a, &c->syms, got, sizeof got);
+    if (q->rank != x->result.rank) {
+        if (symbols)
+            return 0;
+        snprintf(detail, cap, "SUT gives %s, but the concretization %s gives %s, of rank %d", got,
+                 cs, res, x->result.rank);
+        return 1;
+    }
+    for (int k = 0; k < q->rank; k++) {
+        const bc_pdim *d = &q->dims[k];
+        int64_t v = x->result.dims[k];
+        if (!symbols && (v < d->lo || v > d->hi)) {
+            char dt[96];
+            bc_pdim_format(d, &c->syms, dt, sizeof dt);
+            snprintf(detail, cap,
+                     "SUT gives %s, but the concretization %s gives %s: %lld at "
+                     "axis %d is outside %s",
+                     got, cs, res, (long long)v, k, dt);
+            return 1;
+        }
+        if (!symbols || !d->sym)
+            continue;
+        if (d->sym <= c->syms.count) {
+            int used = 0;
+            for (int i = 0; i < c->nshapes && !used; i++)
+                for (int m = 0; m < c->shapes[i].rank; m++)
+                    used |= c->shapes[i].dims[m].sym == d->sym;
+            if (used && x->sym_val[d->sym] != v) {
+                snprintf(detail, cap,
+                         "SUT gives %s, but the concretization %s (%s = %lld) gives "
+                         "%s: axis %d is %lld, not %s",
+                         got, cs, c->syms.names[d->sym - 1], (long long)x->sym_val[d->sym], res, k,
+                         (long long)v, c->syms.names[d->sym - 1]);
+                return 1;
+            }
+            if (used)
+                continue;
+        }
+        /* a symbol of the SUT's own: equal wherever it is in the answer */
+        for (int m = 0; m < k; m++)
+            if (q->dims[m].sym == d->sym && x->result.dims[m] != v) {
+                snprintf(detail, cap,
+                         "SUT gives %s, one symbol at axes %d and %d, but the "
+                         "concretization %s gives %s",
+                         got, m, k, cs, res);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static bc_check concretizations_agree(bc_check_ctx *ctx, const bc_pvector *c, int symbols,
+                                      char *detail, size_t cap)
+{
+    bc_sut_panswer a;
+    bc_check verdict;
+    ask_partial(ctx, c, &a);
+    if (!answered(&a, &verdict, detail, cap))
+        return verdict;
+    conc *x = malloc(sizeof *x);
+    if (!x) {
+        snprintf(detail, cap, "out of memory");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    bc_prng rnd;
+    bc_prng_init(&rnd, case_seed(c), 0x9a27, 0);
+    bc_check result = BC_CHECK_PASS;
+    for (int s = 0; s <= SAMPLES && result == BC_CHECK_PASS; s++) {
+        int found = s == 0 ? witness(c, x, -1, 0) : sample(c, x, &rnd);
+        if (found && judge_sample(c, x, &a, symbols, detail, cap))
+            result = BC_CHECK_FAIL;
+    }
+    free(x);
+    return result;
+}
+
+/* ---- partial-precision ------------------------------------------------------ */
+
+static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, size_t cap)
+{
+    bc_sut_panswer a;
+    bc_check verdict;
+    ask_partial(ctx, c, &a);
+    if (!answered(&a, &verdict, detail, cap))
+        return verdict;
+    if (a.status != BC_SUT_OK)
+        return BC_CHECK_PASS; /* nothing claimed: a wrong rejection is partial-soundness's */
+    if (crosses_axes(c) || has_dynamic_rank(c)) {
+        snprintf(detail, cap, "not checked: %s (RULES.md §14.5)",
+                 has_dynamic_rank(c) ? "a shape of unknown rank"
+                                     : "a symbol on two axes (relaxation R1)");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    conc *x = malloc(sizeof *x);
+    if (!x) {
+        snprintf(detail, cap, "out of memory");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    char got[2048];
+    describe_answer(&a, &c->syms, got, sizeof got);
+    bc_check result = BC_CHECK_PASS;
+    if (!witness(c, x, -1, 0)) {
+        snprintf(detail, cap, "SUT accepts (%s), but no concretization is accepted", got);
+        result = BC_CHECK_FAIL;
+    }
+    /* x is now the accepted concretization each bound is tried from */
+    const bc_pshape *q = &a.shape;
+    bc_pshape ref;
+    int ref_ok = bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &ref, NULL) == BC_OK;
+    for (int k = 0; k < q->rank && result == BC_CHECK_PASS; k++) {
+        for (int side = 0; side < 2 && result == BC_CHECK_PASS; side++) {
+            int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
+            if (side && q->dims[k].hi == q->dims[k].lo)
+                break;
+            if (reaches(c, x, k, b))
+                continue;
+            /* R2: the reference's own bound, where the result is the target as given */
+            if (result_is_target(&c->params) && ref_ok && ref.rank == q->rank &&
+                (side ? ref.dims[k].hi : ref.dims[k].lo) == b)
+                continue;
+            snprintf(detail, cap,
+                     "SUT gives %s, but no accepted concretization has %s%lld at "
+                     "axis %d (its %s bound)",
+                     got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "", (long long)b, k,
+                     side ? "upper" : "lower");
+            result = BC_CHECK_FAIL;
+        }
+    }
+    free(x);
+    return result;
+}
+
+/* ---- partial-static-agrees --------------------------------------------------- */
+
+static bc_check static_agrees(bc_check_ctx *ctx, const bc_pvector *c, char *detail, size_t cap)
+{
+    bc_shape *s = malloc((size_t)BC_VECTOR_MAX_SHAPES * sizeof *s);
+    if (!s) {
+        snprintf(detail, cap, "out of memory");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    for (int i = 0; i < c->nshapes; i++)
+        if (!bc_pshape_to_shape(&c->shapes[i], &s[i])) {
+            free(s);
+            snprintf(detail, cap, "not a static case: nothing to compare");
+            return BC_CHECK_UNSUPPORTED;
+        }
+    bc_sut_panswer a;
+    bc_check verdict;
+    ask_partial(ctx, c, &a);
+    if (!answered(&a, &verdict, detail, cap)) {
+        free(s);
+        return verdict;
+    }
+    bc_shape want;
+    bc_error err;
+    bc_error_kind kind = bc_infer(&c->params, c->nshapes, s, &want, &err);
+    free(s);
+    char got[2048], ref[2048];
+    describe_answer(&a, &c->syms, got, sizeof got);
+    if (kind == BC_OK) {
+        bc_pshape w = bc_pshape_from_shape(&want);
+        bc_pshape q = a.shape;
+        for (int k = 0; k < q.rank; k++)
+            q.dims[k].sym = 0; /* a symbol on a static result says nothing more */
+        if (a.status == BC_SUT_OK && bc_pshape_equal(&q, &w))
+            return BC_CHECK_PASS;
+        bc_shape_format(&want, ref, sizeof ref);
+        snprintf(detail, cap,
+                 "on static shapes the SUT's partial inference gives %s, the static "
+                 "reference %s",
+                 got, ref);
+        return BC_CHECK_FAIL;
+    }
+    if (a.status == BC_SUT_REJECTED && (a.kind == BC_OK || a.kind == kind))
+        return BC_CHECK_PASS;
+    snprintf(detail, cap,
+             "on static shapes the SUT's partial inference gives %s, the static "
+             "reference rejects: %s",
+             got, err.message);
+    return BC_CHECK_FAIL;
+}
+
+bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvector *c,
+                          char *detail, size_t cap)
+{
+    detail[0] = '\0';
+    switch (mode) {
+    case BC_PMODE_SOUNDNESS: return concretizations_agree(ctx, c, 0, detail, cap);
+    case BC_PMODE_SYMBOLS: return concretizations_agree(ctx, c, 1, detail, cap);
+    case BC_PMODE_PRECISION: return precision(ctx, c, detail, cap);
+    default: return static_agrees(ctx, c, detail, cap);
+    }
+}
+
+/* ---- generation: forget, widen, name ------------------------------------------ */
+
+/* An interval around d: lo at most 3 below, hi at most 3 above or none. */
+static bc_pdim widen(bc_prng *r, int64_t d)
+{
+    bc_pdim p = bc_pdim_static(d);
+    int64_t down = bc_prng_percent(r, 30) ? d : (int64_t)bc_prng_below(r, 4);
+    p.lo = down > d ? 0 : d - down;
+    if (bc_prng_percent(r, 30))
+        p.hi = BC_DIM_UNBOUNDED;
+    else {
+        int64_t up = (int64_t)bc_prng_below(r, 4);
+        p.hi = d > INT64_MAX - up ? INT64_MAX : d + up;
+    }
+    if (p.lo == p.hi && p.hi < INT64_MAX) /* an interval, not a static dim */
+        p.hi++;
+    if (p.lo == p.hi)
+        p.lo--;
+    return p;
+}
+
+static int symbol_named(bc_psymbols *syms, int index)
+{
+    char name[16];
+    if (index < 26)
+        snprintf(name, sizeof name, "%c", 'A' + index);
+    else
+        snprintf(name, sizeof name, "S%d", index);
+    return bc_psymbols_intern(syms, name, strlen(name));
+}
+
+void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c)
+{
+    bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
+    bc_gen_request req = {rule, 0, 0, mode == BC_PMODE_STATIC ? 40 : 25, 0, 0, 0};
+    bc_gen_case(r, &req, &v);
+    c->params = v.params;
+    c->nshapes = v.nshapes;
+    c->syms.count = 0;
+    c->expect = BC_EXPECT_ANY_ERROR;
+    c->expect_kind = BC_OK;
+    c->expect_shape.rank = 0;
+    for (int i = 0; i < v.nshapes; i++)
+        c->shapes[i] = bc_pshape_from_shape(&v.shapes[i]);
+    if (mode == BC_PMODE_STATIC)
+        return;
+    /* symbols: one per (place, value), sometimes per value alone (R1) */
+    int rank[BC_VECTOR_MAX_SHAPES];
+    ranks_of(c, rank);
+    int nsym = 0, sym_place[BC_MAX_SYMBOLS];
+    int64_t sym_value[BC_MAX_SYMBOLS];
+    bc_pdim sym_bounds[BC_MAX_SYMBOLS];
+    int cross = mode != BC_PMODE_PRECISION && bc_prng_percent(r, 20);
+    int forget = (int)bc_prng_range(r, 5, 40), interval = (int)bc_prng_range(r, 10, 40),
+        name = (int)bc_prng_range(r, 10, 40);
+    if (!(caps & BC_PARTIAL_DYNAMIC))
+        forget = 0;
+    if (!(caps & BC_PARTIAL_INTERVAL))
+        interval = 0;
+    if (!(caps & BC_PARTIAL_SYMBOL))
+        name = 0;
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            bc_pdim *d = &c->shapes[i].dims[k];
+            int64_t value = d->lo;
+            if (value < 0)
+                continue; /* a negative dim stays as written: invalid input */
+            int pick = (int)bc_prng_below(r, 100);
+            if (pick < forget) {
+                *d = bc_pdim_dynamic();
+            } else if (pick < forget + interval) {
+                *d = widen(r, value);
+            } else if (pick < forget + interval + name) {
+                int at = place_of(&c->params, c->nshapes, rank, i, k);
+                int s = -1;
+                for (int j = 0; j < nsym && s < 0; j++)
+                    if (sym_value[j] == value && (cross || sym_place[j] == at) &&
+                        !bc_prng_percent(r, 10))
+                        s = j;
+                if (s < 0 && nsym < BC_MAX_SYMBOLS && (at >= 0 || cross)) {
+                    s = nsym++;
+                    sym_value[s] = value;
+                    sym_place[s] = at;
+                    sym_bounds[s] = (caps & BC_PARTIAL_INTERVAL) && bc_prng_percent(r, 35)
+                                        ? widen(r, value)
+                                        : bc_pdim_dynamic();
+                }
+                if (s >= 0) {
+                    /* each occurrence its own bounds, all holding the value, now and then */
+                    *d = (caps & BC_PARTIAL_INTERVAL) && bc_prng_percent(r, 15) ? widen(r, value)
+                                                                                : sym_bounds[s];
+                    d->sym = symbol_named(&c->syms, s);
+                }
+            }
+        }
+    if ((caps & BC_PARTIAL_DYNAMIC_RANK) && mode != BC_PMODE_PRECISION)
+        for (int i = 0; i < c->nshapes; i++)
+            if (bc_prng_percent(r, 4))
+                c->shapes[i].rank = BC_RANK_DYNAMIC;
+}
+
+/* ---- coverage ---------------------------------------------------------------- */
+
+void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],
+                  int64_t rejects[BC_ERR_KIND_COUNT])
+{
+    int seen[BC_COV_COUNT] = {0}, uses[BC_MAX_SYMBOLS + 1] = {0};
+    seen[BC_COV_PARTIAL] = 1;
+    for (int i = 0; i < c->nshapes; i++) {
+        if (c->shapes[i].rank == BC_RANK_DYNAMIC)
+            seen[BC_COV_PARTIAL_DYNAMIC_RANK] = 1;
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            const bc_pdim *d = &c->shapes[i].dims[k];
+            if (d->sym > 0 && d->sym <= BC_MAX_SYMBOLS && uses[d->sym]++)
+                seen[BC_COV_PARTIAL_SYMBOL_SHARED] = 1;
+            seen[BC_COV_PARTIAL_SYMBOL] |= d->sym != 0;
+            if (d->lo == 0 && d->hi == BC_DIM_UNBOUNDED)
+                seen[BC_COV_PARTIAL_DYNAMIC] = 1;
+            else if (d->lo != d->hi)
+                seen[d->hi == BC_DIM_UNBOUNDED ? BC_COV_PARTIAL_UNBOUNDED
+                                               : BC_COV_PARTIAL_INTERVAL] = 1;
+        }
+    }
+    bc_pshape out;
+    bc_error_kind k = bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &out, NULL);
+    if (k != BC_OK) {
+        seen[BC_COV_PARTIAL_REJECT] = 1;
+        rejects[k]++;
+    }
+    for (int j = 0; j < BC_COV_COUNT; j++)
+        coverage[j] += seen[j];
+}
+
+/* ---- shrinking ------------------------------------------------------------------ */
+
+static void remove_pdim(bc_pshape *s, int k)
+{
+    memmove(&s->dims[k], &s->dims[k + 1], (size_t)(s->rank - k - 1) * sizeof s->dims[0]);
+    s->rank--;
+}
+
+/* The simplifications of one dim, simplest first: its symbol dropped; a
+ * static dim at its lower bound, at 1, at 0; an interval from 0; a static
+ * dim lowered to 0, 1, 2 or half. */
+#define DIM_STEPS 6
+
+static int simpler_dim(const bc_pdim *d, int step, bc_pdim *out)
+{
+    *out = *d;
+    int is_static = d->lo == d->hi;
+    switch (step) {
+    case 0: out->sym = 0; return d->sym != 0;
+    case 1:
+        if (is_static)
+            return d->lo > 0 && (out->lo = out->hi = 0, 1);
+        out->hi = d->lo;
+        return 1;
+    case 2:
+        if (is_static)
+            return d->lo > 1 && (out->lo = out->hi = 1, 1);
+        return bc_pdim_may_be_1(d) && (out->lo = out->hi = 1, 1);
+    case 3:
+        if (is_static)
+            return d->lo > 2 && (out->lo = out->hi = 2, 1);
+        return d->lo == 0 && (out->hi = 0, 1);
+    case 4:
+        if (is_static)
+            return d->lo > 4 && (out->lo = out->hi = d->lo / 2, 1);
+        return d->lo > 0 && (out->lo = 0, 1);
+    default:
+        return !is_static && d->hi != BC_DIM_UNBOUNDED && d->lo < d->hi - 1 &&
+               (out->hi = d->lo + 1, 1);
+    }
+}
+
+int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
+{
+    const int n = c->nshapes;
+    const bc_rule rule = c->params.rule;
+    if (idx < n) { /* drop an operand */
+        if (!(rule == BC_RULE_NONE || rule == BC_RULE_NUMPY) || n <= 1)
+            return 0;
+        *out = *c;
+        memmove(&out->shapes[idx], &out->shapes[idx + 1],
+                (size_t)(n - idx - 1) * sizeof out->shapes[0]);
+        out->nshapes--;
+        return 1;
+    }
+    idx -= n;
+    static const unsigned droppable[] = {BC_OPT_PROFILE, BC_OPT_AXIS};
+    if (idx < 2) { /* drop an option */
+        if (!(c->params.options & droppable[idx]))
+            return 0;
+        *out = *c;
+        out->params.options &= ~droppable[idx];
+        if (droppable[idx] == BC_OPT_AXIS)
+            out->params.axis = BC_AXIS_DEFAULT;
+        else
+            out->params.profile = BC_PROFILE_DEFAULT;
+        return 1;
+    }
+    idx -= 2;
+    if (idx < BC_MAX_RANK) { /* drop an axes entry */
+        if (idx >= c->params.naxes)
+            return 0;
+        *out = *c;
+        memmove(&out->params.axes[idx], &out->params.axes[idx + 1],
+                (size_t)(c->params.naxes - idx - 1) * sizeof out->params.axes[0]);
+        out->params.naxes--;
+        return 1;
+    }
+    idx -= BC_MAX_RANK;
+    if (idx < n) { /* an unknown rank becomes the scalar */
+        if (c->shapes[idx].rank != BC_RANK_DYNAMIC)
+            return 0;
+        *out = *c;
+        out->shapes[idx].rank = 0;
+        return 1;
+    }
+    idx -= n;
+    if (idx < BC_MAX_RANK) { /* drop the idx-th axis from the right everywhere */
+        int changed = 0;
+        *out = *c;
+        for (int i = 0; i < n; i++)
+            if (out->shapes[i].rank > idx) {
+                remove_pdim(&out->shapes[i], out->shapes[i].rank - 1 - (int)idx);
+                changed = 1;
+            }
+        return changed;
+    }
+    idx -= BC_MAX_RANK;
+    if (idx < (long)n * BC_MAX_RANK) { /* drop one axis of one operand */
+        int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
+        if (k >= c->shapes[i].rank)
+            return 0;
+        *out = *c;
+        remove_pdim(&out->shapes[i], k);
+        return 1;
+    }
+    idx -= (long)n * BC_MAX_RANK;
+    if (idx < (long)n * BC_MAX_RANK * DIM_STEPS) { /* simplify one dim */
+        int step = (int)(idx % DIM_STEPS);
+        long pos = idx / DIM_STEPS;
+        int i = (int)(pos / BC_MAX_RANK), k = (int)(pos % BC_MAX_RANK);
+        bc_pdim d;
+        if (k >= c->shapes[i].rank || c->shapes[i].dims[k].lo < 0 ||
+            !simpler_dim(&c->shapes[i].dims[k], step, &d))
+            return 0;
+        *out = *c;
+        out->shapes[i].dims[k] = d;
+        return 1;
+    }
+    return -1;
+}
+
+int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
+               char *detail, size_t cap)
+{
+    bc_pvector *cand = malloc(sizeof *cand);
+    if (!cand)
+        return 0;
+    char cand_detail[1024];
+    int steps = 0;
+    int64_t start_calls = ctx->sut_calls;
+    long idx = 0;
+    for (;;) {
+        if (ctx->sut_calls - start_calls >= max_calls)
+            break;
+        int k = bc_pshrink_candidate(c, idx, cand);
+        if (k < 0)
+            break;
+        idx++;
+        if (k == 0)
+            continue;
+        if (bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail) == BC_CHECK_FAIL) {
+            memcpy(c, cand, sizeof *c);
+            steps++;
+            idx = 0;
+        }
+    }
+    free(cand);
+    if (bc_partial_check(mode, ctx, c, detail, cap) != BC_CHECK_FAIL)
+        detail[0] = '\0';
+    return steps;
+}
