@@ -29,6 +29,8 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_partial_interval_as_one,
     &bc_mutant_partial_symbols_equal,
     &bc_mutant_partial_merge_intersects,
+    &bc_mutant_offset_ignored,
+    &bc_mutant_rank7_collapse,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

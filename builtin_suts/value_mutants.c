@@ -63,16 +63,16 @@ static void out_of_memory(bc_sut_answer *a)
     snprintf(a->message, sizeof a->message, "out of memory");
 }
 
-/* Answers req with the inputs of bit set in `tiled` replaced by copies of
- * the result's shape whose element j is the input's row-major element
- * (j mod its size): the input "broadcast" by tiling its buffer.  The other
- * inputs keep their shapes and broadcast correctly. */
-static void eval_tiled(const bc_eval_request *req, unsigned tiled, bc_sut_answer *a)
+/* Answers req with its inputs (all of them, or only the first) replaced by
+ * copies of the result's shape whose element j is the input's row-major
+ * element (j mod its size): the input "broadcast" by tiling its buffer.
+ * The other inputs keep their shapes and broadcast correctly. */
+static void eval_tiled(const bc_eval_request *req, int only_first, bc_sut_answer *a)
 {
     int elementwise = req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT;
     bc_shape result;
     int64_t total = -1;
-    if (elementwise && req->ninputs <= 32 &&
+    if (elementwise &&
         bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
         total = numel_of(&result);
     if (total < 0 || total > ((int64_t)1 << 20)) {
@@ -95,7 +95,7 @@ static void eval_tiled(const bc_eval_request *req, unsigned tiled, bc_sut_answer
         const bc_tensor *in = &req->inputs[i];
         views[i] = *in;
         shapes[i] = req->shapes[i];
-        if (!((tiled >> i) & 1u)) {
+        if (only_first && i > 0) {
             all = 0;
             continue;
         }
@@ -129,7 +129,7 @@ static void eval_tiled(const bc_eval_request *req, unsigned tiled, bc_sut_answer
 static void flat_modulo(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
 {
     (void)sut;
-    eval_tiled(req, ~0u, a);
+    eval_tiled(req, 0, a);
 }
 
 /* where reading its condition at the output's flat index, as if the
@@ -144,7 +144,7 @@ static void where_cond_full_shape(const bc_sut *sut, const bc_eval_request *req,
         bc_reference_eval(BC_EVAL_FAST, req, a);
         return;
     }
-    eval_tiled(req, 1u, a);
+    eval_tiled(req, 1, a);
 }
 
 /* n-ary Sum/Max/Min (3 or more operands) that folds with a same-shape
@@ -163,6 +163,16 @@ static void nary_no_broadcast(const bc_sut *sut, const bc_eval_request *req, bc_
                 return;
             }
     bc_reference_eval(BC_EVAL_FAST, req, a);
+}
+
+/* Frees the copies a mutant made of its n inputs (any of them NULL). */
+static void free_copies(char **buffers, int n, bc_tensor *views, bc_shape *shapes)
+{
+    for (int i = 0; buffers && i < n; i++)
+        free(buffers[i]);
+    free(buffers);
+    free(views);
+    free(shapes);
 }
 
 /* The row-major strides of shape s, in elements. */
@@ -191,7 +201,7 @@ static void stretched_stride_kept(const bc_sut *sut, const bc_eval_request *req,
                    (rule == BC_RULE_BROADCAST_TO || rule == BC_RULE_BIDIRECTIONAL));
     bc_shape result;
     int64_t total = -1;
-    if (aligned && req->ninputs <= 32 &&
+    if (aligned &&
         bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
         total = numel_of(&result);
     if (total <= 0 || total > ((int64_t)1 << 20)) {
@@ -241,11 +251,7 @@ static void stretched_stride_kept(const bc_sut *sut, const bc_eval_request *req,
     } else {
         out_of_memory(a);
     }
-    for (int i = 0; buffers && i < n; i++)
-        free(buffers[i]);
-    free(buffers);
-    free(views);
-    free(shapes);
+    free_copies(buffers, n, views, shapes);
 }
 
 /* Explicit broadcast computed right-aligned (as broadcast_to) whenever the
@@ -322,6 +328,111 @@ static void sum_skips_stretched(const bc_sut *sut, const bc_eval_request *req, b
     bc_reference_eval(BC_EVAL_FAST, &q, a);
 }
 
+/* Reads every one-element input at its data pointer: the offset of a
+ * scalar-like view is dropped (the view's other strides do not matter for
+ * one element).  huggingface/candle commit 6d1e79d ("Bugfix for to_scalar
+ * (use the proper start offset)": it read data[0]) and PR #193 (the offset
+ * of a broadcast operand dropped).  Out of process, protocol version 1 sent
+ * every one-element view at offset 0, so this bug passed there. */
+static void offset_ignored(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_tensor *views = malloc((size_t)(req->ninputs > 0 ? req->ninputs : 1) * sizeof *views);
+    if (!views) {
+        out_of_memory(a);
+        return;
+    }
+    for (int i = 0; i < req->ninputs; i++) {
+        views[i] = req->inputs[i];
+        bc_shape s = bc_tensor_shape(&req->inputs[i]);
+        if (numel_of(&s) == 1)
+            views[i].offset = 0;
+    }
+    bc_eval_request q = *req;
+    q.inputs = views;
+    bc_reference_eval(BC_EVAL_FAST, &q, a);
+    free(views);
+}
+
+/* At rank 7 and more, collapses the result's axes from -6 outward into one
+ * counter and reads each input's collapsed block at that counter, as if it
+ * spanned them all: an input broadcast inside the collapsed axes (at -6,
+ * say) is read at the wrong slice (here wrapped around instead of read past
+ * its end).  Elementwise and where, right-aligned rules.
+ * tenstorrent/tt-metal#55351 (binary_ng at rank >= 7, an operand broadcast
+ * at dim -6: wrong values, reads past the operand's buffer; fix PR #55466). */
+static void rank7_collapse(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_rule rule = req->params->rule;
+    int elementwise = req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT;
+    int aligned = rule == BC_RULE_NONE || rule == BC_RULE_NUMPY || rule == BC_RULE_ONNX_UNI;
+    bc_shape result;
+    int64_t total = -1;
+    if (elementwise && aligned && bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK &&
+        result.rank >= 7)
+        total = numel_of(&result);
+    if (total <= 0 || total > ((int64_t)1 << 20)) {
+        bc_reference_eval(BC_EVAL_FAST, req, a);
+        return;
+    }
+    const int collapsed = result.rank - 5; /* axes 0 .. rank-6 become one */
+    int64_t outer = 1;
+    for (int t = 0; t < collapsed; t++)
+        outer *= result.dims[t];
+    int n = req->ninputs;
+    bc_tensor *views = calloc((size_t)n, sizeof *views);
+    bc_shape *shapes = calloc((size_t)n, sizeof *shapes);
+    char **buffers = calloc((size_t)n, sizeof *buffers);
+    int ok = views && shapes && buffers;
+    for (int i = 0; i < n && ok; i++) {
+        const bc_tensor *in = &req->inputs[i];
+        bc_shape s = bc_tensor_shape(in), padded;
+        padded.rank = result.rank; /* right-aligned, missing axes 1 */
+        for (int t = 0; t < result.rank; t++) {
+            int k = t - (result.rank - s.rank);
+            padded.dims[t] = k >= 0 ? s.dims[k] : 1;
+        }
+        int64_t block = 1, inner = 1;
+        for (int t = 0; t < collapsed; t++)
+            block *= padded.dims[t];
+        for (int t = collapsed; t < result.rank; t++)
+            inner *= padded.dims[t];
+        /* the rank-6 view: the collapsed counter first, broadcast only if it is 1 */
+        bc_shape six;
+        six.rank = 6;
+        six.dims[0] = block == 1 ? 1 : outer;
+        for (int t = collapsed; t < result.rank; t++)
+            six.dims[1 + t - collapsed] = padded.dims[t];
+        size_t esize = bc_dtype_size(in->dtype);
+        buffers[i] = malloc((size_t)(six.dims[0] * inner > 0 ? six.dims[0] * inner : 1) * esize);
+        ok = buffers[i] != NULL;
+        for (int64_t c = 0; ok && c < six.dims[0]; c++)
+            for (int64_t j = 0; j < inner; j++) /* block c of the input, wrapped */
+                memcpy(buffers[i] + (size_t)(c * inner + j) * esize,
+                       (const char *)in->data +
+                           offset_of(in, (block > 0 ? c % block : 0) * inner + j) *
+                               (int64_t)esize,
+                       esize);
+        shapes[i] = six;
+        views[i] = bc_tensor_contiguous(in->dtype, &six, buffers[i]);
+    }
+    if (ok) {
+        bc_params numpy = bc_params_for(BC_RULE_NUMPY);
+        bc_eval_request q = *req;
+        q.params = &numpy;
+        q.n = n;
+        q.shapes = shapes;
+        q.inputs = views;
+        bc_reference_eval(BC_EVAL_FAST, &q, a);
+        if (a->status == BC_SUT_OK)
+            a->shape = result; /* the same elements in the same order */
+    } else {
+        out_of_memory(a);
+    }
+    free_copies(buffers, n, views, shapes);
+}
+
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \
     static const bc_sut_ops ident##_ops = {reference_infer, fn, NULL}; \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -352,3 +463,10 @@ VALUE_MUTANT(bc_mutant_explicit_as_right_aligned, explicit_as_right_aligned,
              "Oneflow-Inc/oneflow#8659");
 VALUE_MUTANT(bc_mutant_sum_keeps_leading, sum_keeps_leading, "mutant:sum-keeps-leading",
              "sum-to-shape keeps the summed leading axes as 1s", "aesara-devs/aesara#1089");
+VALUE_MUTANT(bc_mutant_offset_ignored, offset_ignored, "mutant:offset-ignored",
+             "reads a one-element input at its data pointer, ignoring its offset",
+             "huggingface/candle commit 6d1e79d and PR #193");
+VALUE_MUTANT(bc_mutant_rank7_collapse, rank7_collapse, "mutant:rank7-collapse",
+             "at rank 7+, collapses axes -6 and outward into one counter that reads every "
+             "input unbroadcast",
+             "tenstorrent/tt-metal#55351 (fix PR #55466)");

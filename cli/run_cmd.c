@@ -419,6 +419,15 @@ int bc_cmd_run(int argc, char **argv)
     cfg.progress = !quiet && isatty(2);
     cfg.interrupt = &stop_signal;
     catch_stop_signals(cfg.sut);
+    /* A replay must run under the limits the failure was found under. */
+    char sut_args[64] = "";
+    bc_sut_options defaults = bc_sut_options_default();
+    if (sut_opts.timeout_ms != defaults.timeout_ms)
+        snprintf(sut_args, sizeof sut_args, "--timeout-ms %d", sut_opts.timeout_ms);
+    if (sut_opts.memory_mb != defaults.memory_mb)
+        snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args), "%s--memory-mb %d",
+                 sut_args[0] ? " " : "", sut_opts.memory_mb);
+    cfg.sut_args = sut_args;
     char why[1024];
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
     running_sut = NULL;

@@ -16,13 +16,14 @@ set_target_properties(broadcheck_builtin_suts PROPERTIES EXPORT_NAME builtin_sut
 set_target_properties(broadcheck_isolation PROPERTIES EXPORT_NAME isolation)
 set_target_properties(broadcheck PROPERTIES EXPORT_NAME broadcheck)
 set_target_properties(broadcheck_wire PROPERTIES EXPORT_NAME wire)
+set_target_properties(broadcheck_guard PROPERTIES EXPORT_NAME guard)
 set_target_properties(broadcheck-worker PROPERTIES EXPORT_NAME worker)
 
 # broadcheck-worker goes beside broadcheck: that is where the loader looks
 # for it (isolation/sut_open.c) once installed.
 install(TARGETS broadcheck broadcheck-worker broadcheck_reference broadcheck_spec
                 broadcheck_properties broadcheck_report broadcheck_builtin_suts
-                broadcheck_isolation broadcheck_wire
+                broadcheck_isolation broadcheck_wire broadcheck_guard
         EXPORT broadcheckTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -29,6 +29,7 @@ typedef struct isolated {
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
     unsigned partial; /* BC_PARTIAL_* declared (protocol 2 and later) */
+    uint32_t protocol; /* the workers' version: below 3, EVAL inputs go rebased */
     pthread_mutex_t lock;
     bc_proc **idle;
     int nidle, idle_cap;
@@ -131,7 +132,8 @@ static bc_proc *acquire(isolated *s, bc_proc_fault *fault, char *why, size_t cap
         return p;
     bc_wire_hello hello;
     p = bc_proc_start(&s->launch, s->start_timeout_ms, &hello, fault, why, cap);
-    if (p && memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0) {
+    if (p && (memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0 ||
+              hello.protocol != s->protocol || hello.partial != s->partial)) {
         snprintf(why, cap, "a new worker declares other capabilities than the first one did");
         *fault = BC_PROC_PROTOCOL;
         bc_proc_kill(p);
@@ -269,7 +271,7 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
     }
     uint32_t seq;
     bc_wbuf *b = bc_proc_request(w, &seq);
-    if (bc_wire_encode_eval(b, seq, req, why, sizeof why) != 0) {
+    if (bc_wire_encode_eval(b, seq, req, s->protocol, why, sizeof why) != 0) {
         put_back(s, w); /* nothing was sent: the worker is fine */
         answer_with(answer, BC_SUT_UNSUPPORTED, why);
         return;
@@ -404,15 +406,20 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     if (ok && (first = bc_proc_start(&s->launch, s->start_timeout_ms, hello, NULL, why, cap))) {
         s->caps = hello->caps;
         s->partial = hello->partial;
+        s->protocol = hello->protocol;
         s->name = strdup(name);
         s->version = strdup(bc_wire_printable(hello->version));
         bc_wire_printable(hello->name);
         bc_wire_printable(hello->description);
-        size_t len = strlen(hello->name) + strlen(hello->description) + 64;
+        size_t len = strlen(hello->name) + strlen(hello->description) + 160;
         s->description = malloc(len);
         if (s->description)
-            snprintf(s->description, len, "%s%s%s (out of process)", hello->name,
-                     hello->description[0] ? ": " : "", hello->description);
+            snprintf(s->description, len, "%s%s%s (out of process%s)", hello->name,
+                     hello->description[0] ? ": " : "", hello->description,
+                     hello->protocol < BC_WIRE_PROTOCOL_LAYOUT
+                         ? "; protocol before 3: inputs rebased to their first element, "
+                           "offsets not exercised"
+                         : "");
         if (s->name && s->version && s->description) {
             s->sut = (bc_sut){s->name, s->version, s->description, NULL, &isolated_ops};
             free(hello);

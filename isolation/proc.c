@@ -29,6 +29,7 @@
 #define WATCH_MS 50       /* how often a slow answer's memory is checked */
 #define STOP_GRACE_MS 500 /* a stopped worker's time to exit on its own */
 #define TAIL 2048         /* bytes of the worker's stderr kept for diagnoses */
+#define DYING_MS 60000    /* at most this long for a worker writing a crash report to die */
 
 struct bc_proc {
     pid_t pid;
@@ -41,6 +42,7 @@ struct bc_proc {
     size_t in_len, in_cap, in_used;
     char tail[TAIL];   /* the last bytes of stderr */
     size_t tail_len;
+    int crash_report;  /* its stderr began a sanitizer's report: it is dying, not hung */
 };
 
 static double now_ms(void)
@@ -125,6 +127,12 @@ static void drain_stderr(bc_proc *p)
         }
         memcpy(p->tail + p->tail_len, buf, k);
         p->tail_len += k;
+        if (!p->crash_report) {
+            char text[TAIL + 1];
+            memcpy(text, p->tail, p->tail_len);
+            text[p->tail_len] = '\0';
+            p->crash_report = strstr(text, "Sanitizer") || strstr(text, "runtime error:");
+        }
     }
     if (p->err_fd >= 0) { /* end of file: the worker closed it */
         close(p->err_fd);
@@ -254,6 +262,35 @@ static void describe_death(bc_proc *p, int status, const struct rusage *ru, cons
     stderr_line(p, err, sizeof err);
     snprintf(why, cap, "%s %s%s%s%s%s", how, when, mem, err[0] ? "; its stderr: \"" : "", err,
              err[0] ? "\"" : "");
+}
+
+/* At the deadline, classify by what happened rather than by the clock: a
+ * worker that has died, or is writing a sanitizer's crash report (which
+ * takes seconds on a loaded machine: it symbolizes), is reported as the
+ * death it is; so is one that died of its own signal as the kill came.
+ * Returns 1 with why, or 0 after killing a worker that was still at work. */
+static int died_by_deadline(bc_proc *p, const char *when, char *why, size_t cap)
+{
+    int status;
+    struct rusage ru;
+    const double give_up = now_ms() + DYING_MS;
+    for (;;) {
+        drain_stderr(p);
+        if (reap_within(p, 0, &status, &ru)) {
+            describe_death(p, status, &ru, when, why, cap);
+            return 1;
+        }
+        if (!p->crash_report || now_ms() >= give_up)
+            break;
+        struct pollfd err = {p->err_fd, POLLIN, 0};
+        poll(&err, p->err_fd >= 0 ? 1 : 0, 10); /* keep its stderr flowing while it dies */
+    }
+    kill_and_reap(p, &status, &ru);
+    if (status != -1 && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)) {
+        describe_death(p, status, &ru, when, why, cap);
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- /proc: memory, process groups, the exec: workers' address-space limit -- */
@@ -581,10 +618,13 @@ static int receive(bc_proc *p, double deadline, int timeout_ms, size_t max_len,
         }
         double left = deadline - now_ms();
         if (left <= 0) {
-            kill_and_reap(p, &status, &ru);
-            snprintf(why, cap, "no answer within %d ms %s; worker killed", timeout_ms,
-                     waiting_for);
-            p->fault = BC_PROC_TIMEOUT;
+            if (died_by_deadline(p, waiting_for, why, cap)) {
+                p->fault = BC_PROC_DIED;
+            } else {
+                snprintf(why, cap, "no answer within %d ms %s; worker killed", timeout_ms,
+                         waiting_for);
+                p->fault = BC_PROC_TIMEOUT;
+            }
             return -1;
         }
         struct pollfd fds[3];

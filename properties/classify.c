@@ -4,38 +4,6 @@
  */
 #include "internal.h"
 
-/* For operand i of an accepted case, the result axis of each of its axes
- * (-1 if the operand's axis has no place in the result frame). */
-static void place(const bc_vector *c, const bc_shape *result, int i, int *axis_of)
-{
-    const bc_params *p = &c->params;
-    const bc_shape *s = &c->shapes[i];
-    for (int k = 0; k < s->rank; k++)
-        axis_of[k] = result->rank - s->rank + k; /* right-aligned */
-    if (p->rule == BC_RULE_PDPD && c->nshapes == 2) {
-        const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
-        int small = (p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE &&
-                            a->rank <= b->rank ? 0 : 1;
-        if (i == small) {
-            int64_t axis = p->axis == -1 ? result->rank - s->rank : p->axis;
-            for (int k = 0; k < s->rank; k++)
-                axis_of[k] = axis + k < result->rank ? (int)axis + k : -1;
-        }
-    } else if (p->rule == BC_RULE_EXPLICIT && i == 0) {
-        if (p->options & BC_OPT_AXES_MAPPING) {
-            for (int k = 0; k < s->rank; k++)
-                axis_of[k] = (int)p->axes[k];
-        } else {
-            int is_new[BC_MAX_RANK] = {0};
-            for (int j = 0; j < p->naxes; j++)
-                is_new[p->axes[j]] = 1;
-            for (int t = 0, k = 0; t < result->rank; t++)
-                if (!is_new[t])
-                    axis_of[k++] = t;
-        }
-    }
-}
-
 void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
                  int64_t rejects[BC_ERR_KIND_COUNT])
 {
@@ -66,6 +34,8 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
         coverage[BC_COV_VALUE_SELECT] += v->kind == BC_VALUE_SELECT;
         coverage[BC_COV_VALUE_BROADCAST] += v->kind == BC_VALUE_BROADCAST;
         coverage[BC_COV_VALUE_SUM_TO_SHAPE] += v->kind == BC_VALUE_SUM_TO_SHAPE;
+        coverage[BC_COV_VALUE_HIGH_RANK] += max_rank >= 7;
+        coverage[BC_COV_VALUE_MANY_OPERANDS] += v->kind == BC_VALUE_ELEMENTWISE && c->nshapes >= 5;
     }
 
     bc_shape result;
@@ -82,7 +52,7 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
     int stretched[BC_MAX_RANK] = {0}, to_zero = 0;
     for (int i = 0; i < c->nshapes; i++) {
         int axis_of[BC_MAX_RANK];
-        place(c, &result, i, axis_of);
+        bc_align(c, i, axis_of); /* the frame is the result */
         for (int r = 0; r < result.rank; r++)
             covered[r] = 0;
         for (int k = 0; k < c->shapes[i].rank; k++) {

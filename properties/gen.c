@@ -56,34 +56,55 @@ static void gen_result(bc_prng *r, int rank, int64_t max_dim, bc_shape *s)
         s->dims[i] = gen_dim(r, max_dim);
 }
 
-/* A result shape for a value case: rank 0 to 6 (mostly 1 to 3), dims 0 to
- * 4, lowered until it has at most 64 elements.  A 0 dim in 12 % of them, so
- * that with the operands' own 0s over 10 % of value cases hold one. */
-static void gen_value_result(bc_prng *r, bc_shape *s)
+/* Lowers the largest dims of s until it has at most 64 elements. */
+static void fit_64_elements(bc_shape *s)
 {
-    static const int rank_weight[7] = {8, 22, 30, 22, 10, 5, 3};
-    int x = (int)bc_prng_below(r, 100), rank = 0;
-    while (x >= rank_weight[rank]) {
-        x -= rank_weight[rank];
-        rank++;
-    }
-    s->rank = rank;
-    for (int i = 0; i < rank; i++)
-        s->dims[i] = bc_prng_percent(r, 18) ? 1 : bc_prng_range(r, 2, 4);
-    if (rank > 0 && bc_prng_percent(r, 12))
-        s->dims[bc_prng_below(r, (uint64_t)rank)] = 0;
     for (;;) {
         int64_t numel = 1;
         int largest = 0;
-        for (int i = 0; i < rank; i++) {
+        for (int i = 0; i < s->rank; i++) {
             numel *= s->dims[i];
             if (s->dims[i] > s->dims[largest])
                 largest = i;
         }
         if (numel <= 64)
-            break;
+            return;
         s->dims[largest]--;
     }
+}
+
+/* A result shape for a value case, of at most 64 elements: rank 0 to 6
+ * (mostly 1 to 3) with dims 0 to 4; or, in 10 % of cases where max_rank
+ * allows, rank 7 to max_rank (mostly 7 to 10: just past the rank-6
+ * kernels of many libraries), all 1s but two to four axes of 2 or 3 at
+ * random places, so that a kernel collapsing or dropping high axes shows.
+ * A 0 dim in 12 % of them, so that with the operands' own 0s over 10 % of
+ * value cases hold one. */
+static void gen_value_result(bc_prng *r, int max_rank, bc_shape *s)
+{
+    static const int rank_weight[7] = {8, 22, 30, 22, 10, 5, 3};
+    if (max_rank >= 7 && bc_prng_percent(r, 10)) {
+        int hi = max_rank < 10 || bc_prng_percent(r, 65) ? (max_rank < 10 ? max_rank : 10)
+                                                          : max_rank;
+        s->rank = (int)bc_prng_range(r, 7, hi);
+        for (int i = 0; i < s->rank; i++)
+            s->dims[i] = 1;
+        int big = (int)bc_prng_range(r, 2, 4);
+        for (int j = 0; j < big; j++)
+            s->dims[bc_prng_below(r, (uint64_t)s->rank)] = bc_prng_range(r, 2, 3);
+    } else {
+        int x = (int)bc_prng_below(r, 100), rank = 0;
+        while (x >= rank_weight[rank]) {
+            x -= rank_weight[rank];
+            rank++;
+        }
+        s->rank = rank < max_rank ? rank : max_rank;
+        for (int i = 0; i < s->rank; i++)
+            s->dims[i] = bc_prng_percent(r, 18) ? 1 : bc_prng_range(r, 2, 4);
+    }
+    if (s->rank > 0 && bc_prng_percent(r, 12))
+        s->dims[bc_prng_below(r, (uint64_t)s->rank)] = 0;
+    fit_64_elements(s);
 }
 
 /* An operand that broadcasts to `result`: its trailing `keep` axes, some set
@@ -324,7 +345,7 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
     c->expect = BC_EXPECT_ANY_ERROR;
     bc_shape result;
     if (req->value_sized)
-        gen_value_result(r, &result);
+        gen_value_result(r, req->max_rank > 0 ? req->max_rank : BC_MAX_RANK, &result);
     else
         gen_result(r, gen_rank(r, BC_MAX_RANK), req->max_dim, &result);
     switch (rule) {

@@ -11,9 +11,10 @@ typedef struct bc_gen_request {
     int min_operands, max_operands; /* for none and numpy; 0 = the defaults */
     int reject_percent;             /* how often to mutate into a likely reject */
     int max_dim;                    /* 0: any size up to INT64_MAX; else dims <= this */
-    int value_sized;                /* small tensors for value cases: rank <= 6, at most
-                                       64 elements per shape, >= 10 % with a 0 dim, no
-                                       negative dims */
+    int value_sized;                /* small tensors for value cases: at most 64 elements
+                                       per shape, >= 10 % with a 0 dim, no negative dims;
+                                       rank mostly <= 6, a share at 7 .. max_rank */
+    int max_rank;                   /* with value_sized: the SUT's largest rank (0: 64) */
 } bc_gen_request;
 
 /* Fills c (params, shapes; the expectation is left unset) from r. */

@@ -34,6 +34,8 @@ typedef enum bc_coverage {
     BC_COV_VALUE_SELECT,   /* ... where */
     BC_COV_VALUE_BROADCAST,   /* ... broadcast */
     BC_COV_VALUE_SUM_TO_SHAPE, /* ... sum-to-shape */
+    BC_COV_VALUE_HIGH_RANK,    /* ... an operand of rank 7 or more (past many kernels' 6) */
+    BC_COV_VALUE_MANY_OPERANDS, /* ... elementwise on 5 or more operands */
     BC_COV_PARTIAL,            /* a partial-shape case (RULES.md §14) */
     BC_COV_PARTIAL_DYNAMIC,    /* ... with a ? dim */
     BC_COV_PARTIAL_INTERVAL,   /* ... with a bounded interval */
@@ -115,6 +117,7 @@ struct bc_run_result {
     char broadcheck_version[32];
     char sut_name[128];
     char sut_version[128];
+    char sut_args[64];       /* the SUT's limits in replay lines (bc_run_config.sut_args) */
     uint64_t seed;
     int64_t cases;           /* per shape-property cell, as configured (0 with seconds) */
     int64_t value_cases;     /* per value-property cell, as configured (0 with seconds) */
@@ -144,8 +147,9 @@ int bc_write_all(int fd, const char *data, size_t len);
 /* "a FIFO", "a directory", ... for messages (file_io.c). */
 const char *bc_file_kind(unsigned mode);
 
-/* The replay line of a failure (replay.c). */
-char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line);
+/* The replay line of a failure; sut_args (NULL or "") follow --sut NAME. */
+char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
+                     const char *vector_line);
 /* 1 if property applies to rule. */
 int bc_property_applies(int property, bc_rule rule);
 
@@ -154,7 +158,9 @@ int bc_property_applies(int property, bc_rule rule);
 typedef enum bc_check {
     BC_CHECK_PASS,
     BC_CHECK_FAIL,
-    BC_CHECK_UNSUPPORTED /* the SUT declines a query the property needs */
+    BC_CHECK_UNSUPPORTED, /* the SUT declines a query the property needs */
+    BC_CHECK_INVALID      /* the case is not one broadcheck computes (bc_value_case_check):
+                             whoever made it has a bug; never the SUT's failure */
 } bc_check;
 
 typedef struct bc_arena bc_arena; /* value.h */
@@ -234,6 +240,15 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
  * differs from c), 0 if this one does not apply, -1 past the end of the
  * list.  Exposed so a test can prove a shrunk case 1-minimal. */
 int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out);
+
+/* ---- alignment (align.c) ---------------------------------------------- */
+
+/* How operand i of c lines up under its rule: axis_of[k] is the frame axis
+ * its axis k lands on, -1 if none (outside a pdpd window, an explicit axis
+ * out of range).  The frame is the axes of the result the rule gives when it
+ * accepts (the largest rank; pdpd's A, or the larger operand for paddle;
+ * explicit's target); c need not be accepted.  Returns the frame's rank. */
+int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK]);
 
 /* ---- coverage (classify.c) ------------------------------------------- */
 

@@ -38,16 +38,18 @@ static char *shell_word(const char *s)
     return w;
 }
 
-char *bc_replay_line(const char *sut_name, const char *property, const char *vector_line)
+char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
+                     const char *vector_line)
 {
-    const char *fmt = "broadcheck replay --sut %s --property %s %s";
+    const char *fmt = "broadcheck replay --sut %s%s%s --property %s %s";
+    const char *args = sut_args ? sut_args : "";
     char *sut = shell_word(sut_name), *text = shell_word(vector_line);
     char *line = NULL;
     if (sut && text) {
-        int len = snprintf(NULL, 0, fmt, sut, property, text);
+        int len = snprintf(NULL, 0, fmt, sut, args[0] ? " " : "", args, property, text);
         line = malloc((size_t)len + 1);
         if (line)
-            snprintf(line, (size_t)len + 1, fmt, sut, property, text);
+            snprintf(line, (size_t)len + 1, fmt, sut, args[0] ? " " : "", args, property, text);
     }
     free(sut);
     free(text);

@@ -99,6 +99,11 @@ typedef struct runner {
     atomic_int halted;              /* a bc_run_end: the whole run stops */
     char unresponsive_why[400];
     int oom;
+    /* A case the generator made that broadcheck does not compute (a bug in
+     * broadcheck, never the SUT's failure): the first one seen. */
+    int invalid_cell;
+    int64_t invalid_case;
+    char invalid_detail[1024];
 } runner;
 
 typedef struct work_item {
@@ -585,6 +590,17 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
             break; /* the run stopped inside this check (an answer may be the interrupt's
                       doing, a question was not asked): it is not counted */
+        if (verdict == BC_CHECK_INVALID) { /* the run fails as broadcheck's bug */
+            pthread_mutex_lock(&run->lock);
+            if (run->invalid_cell < 0) {
+                run->invalid_cell = cell;
+                run->invalid_case = i;
+                set_text(run->invalid_detail, sizeof run->invalid_detail, detail);
+            }
+            pthread_mutex_unlock(&run->lock);
+            halt(run, BC_RUN_INTERRUPTED);
+            break;
+        }
         if (verdict != BC_CHECK_UNSUPPORTED) /* coverage: what was checked */
             case_classify(cr->property, &w->scratch, r->coverage, r->rejects);
         if (verdict == BC_CHECK_PASS) {
@@ -654,8 +670,8 @@ static int make_failure(runner *run, cell_run *cr, bc_failure *f, int64_t index,
     f->corpus_line = -1;
     f->original = strdup(original);
     f->minimal = minimal;
-    f->replay = f->minimal ? bc_replay_line(run->res->sut_name, props[cr->property].name,
-                                            f->minimal)
+    f->replay = f->minimal ? bc_replay_line(run->res->sut_name, run->res->sut_args,
+                                            props[cr->property].name, f->minimal)
                            : NULL;
     f->shrink_calls = calls;
     f->shrink_steps = steps;
@@ -795,8 +811,8 @@ static int replay_corpus(runner *run, char *why, size_t cap)
             if (k == BC_CHECK_PASS) {
                 cell->passed++;
                 cr->checked++;
-            } else if (k == BC_CHECK_UNSUPPORTED) {
-                cell->unsupported++;
+            } else if (k == BC_CHECK_UNSUPPORTED || k == BC_CHECK_INVALID) {
+                cell->unsupported++; /* invalid: never, bc_corpus_read refuses such lines */
             } else {
                 cell->failed++;
                 cr->checked++;
@@ -1030,6 +1046,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     snprintf(res->broadcheck_version, sizeof res->broadcheck_version, "%s", BC_VERSION_STRING);
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
+    snprintf(res->sut_args, sizeof res->sut_args, "%s", cfg->sut_args ? cfg->sut_args : "");
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
     res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;
@@ -1055,6 +1072,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     atomic_init(&run.halted, BC_RUN_COMPLETE);
     pthread_mutex_init(&run.lock, NULL);
     run.entering = 1;
+    run.invalid_cell = -1;
     int ok = run.cells && workers && threads;
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
@@ -1100,6 +1118,13 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         fprintf(stderr, "\r%*s\r", 100, "");
     if (!ok || started == 0 || run.oom)
         goto oom;
+    if (run.invalid_cell >= 0) {
+        const cell_run *bad = &run.cells[run.invalid_cell];
+        snprintf(why, cap, "broadcheck bug: case %lld of %s x %s is not a case broadcheck "
+                 "computes (%s); please report it", (long long)run.invalid_case,
+                 bc_rule_name(bad->rule), props[bad->property].name, run.invalid_detail);
+        goto fail;
+    }
     if (atomic_load(&run.halted) == BC_RUN_INTERRUPTED && cfg->interrupt)
         res->signal = (int)*cfg->interrupt;
     if (assemble(&run) != 0)

@@ -22,7 +22,9 @@ typedef struct bc_arena bc_arena;
 bc_arena *bc_arena_new(void);
 void bc_arena_free(bc_arena *a);
 void bc_arena_reset(bc_arena *a);
-/* size bytes aligned for any element type; NULL when out of memory. */
+/* size bytes aligned for any element type; NULL when out of memory.  The
+ * tensors of a request are not here but in the arena's guarded pool
+ * (guard.h), reset with it. */
 void *bc_arena_alloc(bc_arena *a, size_t size);
 
 /* ---- generation ----------------------------------------------------------- */
@@ -43,12 +45,13 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
 typedef struct bc_value_request {
     bc_eval_request req;
     bc_tensor inputs[BC_VECTOR_MAX_SHAPES];
-    char *out_guard; /* the guard bytes just past out's capacity */
 } bc_value_request;
 
 /* Builds the request of value case c with its inputs laid out by `layout`
- * (0: C-contiguous) in arena memory, and an output buffer sized for the
- * reference's result.  Returns 0, or -1 with why when the case cannot be
+ * (0: C-contiguous) in the arena's guarded memory, each input's data
+ * pointing at the first element of its buffer (the offset and the strides
+ * as the layout made them, guard.h's margin after the last), and an output
+ * buffer sized for the reference's result, poisoned.  Returns 0, or -1 with why when the case cannot be
  * made concrete (a negative dim, too many elements, out of memory). */
 int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
                            bc_value_request *vr, char *why, size_t cap);
@@ -61,8 +64,9 @@ int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
                           int ninputs, const bc_tensor *inputs, bc_dtype out_dtype,
                           int64_t out_capacity, bc_arena *a);
 
-/* 1 if the bytes after the output's capacity were written. */
-int bc_value_guard_broken(const bc_value_request *vr);
+/* 1 if the poison around the output (guard.h) was written: the SUT wrote
+ * past the end (or before the start) of its output buffer. */
+int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a);
 
 /* The answer's output as a contiguous tensor view (the answer's shape). */
 bc_tensor bc_value_output(const bc_value_request *vr, const bc_sut_answer *answer);

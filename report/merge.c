@@ -428,10 +428,19 @@ static int check_failure(merger *m, const input *in, json_t *f, const char *wher
     const char *minimal = json_string_value(json_object_get(f, "minimal"));
     const char *replay = json_string_value(json_object_get(f, "replay"));
     if (minimal) {
-        bc_vector *v = malloc(sizeof *v);
-        int parsed = v ? bc_vector_parse(minimal, v, why, sizeof why) : -1;
-        bc_rule got = v ? v->params.rule : rule;
-        free(v);
+        int parsed;
+        bc_rule got = rule;
+        if (bc_vector_line_is_partial(minimal)) { /* a partial property's case (RULES.md §14) */
+            bc_pvector *v = malloc(sizeof *v);
+            parsed = v ? bc_pvector_parse(minimal, v, why, sizeof why) : -1;
+            got = v && parsed == 1 ? v->params.rule : rule;
+            free(v);
+        } else {
+            bc_vector *v = malloc(sizeof *v);
+            parsed = v ? bc_vector_parse(minimal, v, why, sizeof why) : -1;
+            got = v && parsed == 1 ? v->params.rule : rule;
+            free(v);
+        }
         snprintf(field, sizeof field, "%s.minimal", where);
         if (parsed != 1)
             return fail(m, in, field, "not a vector line: %s", parsed < 0 ? why : "empty");
@@ -442,7 +451,10 @@ static int check_failure(merger *m, const input *in, json_t *f, const char *wher
     if (replay || minimal) {
         const char *sut = json_string_value(json_object_get(json_object_get(in->root, "sut"),
                                                             "name"));
-        char *want = minimal && sut ? bc_replay_line(sut, prop_name(property), minimal) : NULL;
+        const char *args = json_string_value(json_object_get(json_object_get(in->root, "sut"),
+                                                             "args"));
+        char *want = minimal && sut ? bc_replay_line(sut, args, prop_name(property), minimal)
+                                    : NULL;
         int same = want && replay && strcmp(want, replay) == 0;
         free(want);
         snprintf(field, sizeof field, "%s.replay", where);
@@ -699,6 +711,8 @@ static int merge(merger *m)
              json_string_value(json_object_get(sut, "name")));
     snprintf(res->sut_version, sizeof res->sut_version, "%s",
              json_string_value(json_object_get(sut, "version")));
+    const char *args = json_string_value(json_object_get(sut, "args"));
+    snprintf(res->sut_args, sizeof res->sut_args, "%s", args ? args : "");
     const char *seed = json_string_value(json_object_get(config, "seed"));
     char *end;
     errno = 0;

@@ -551,6 +551,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     json_t *sut = json_object();
     jset(sut, "name", jstr(r->sut_name), &bad);
     jset(sut, "version", jstr(r->sut_version), &bad);
+    jset(sut, "args", jstr(r->sut_args), &bad); /* options a replay line repeats */
     jset(root, "sut", sut, &bad);
 
     json_t *config = json_object();

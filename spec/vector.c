@@ -166,6 +166,78 @@ const char *bc_value_case_op_name(const bc_value_case *v)
     }
 }
 
+/* The rules a value kind computes under, as a bit per bc_rule. */
+static unsigned rules_of_kind(bc_value_op kind)
+{
+    const unsigned none = 1u << BC_RULE_NONE, numpy = 1u << BC_RULE_NUMPY,
+                   binary = (1u << BC_RULE_ONNX_UNI) | (1u << BC_RULE_PDPD),
+                   to = (1u << BC_RULE_BROADCAST_TO) | (1u << BC_RULE_BIDIRECTIONAL) |
+                        (1u << BC_RULE_EXPLICIT);
+    switch (kind) {
+    case BC_VALUE_ELEMENTWISE: return none | numpy | binary;
+    case BC_VALUE_SELECT: return none | numpy;
+    case BC_VALUE_BROADCAST: return to;
+    default: return none | numpy | binary | to;
+    }
+}
+
+int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
+{
+    const bc_value_case *val = &v->value;
+    const bc_rule rule = v->params.rule;
+    const int n = v->nshapes, nary = rule == BC_RULE_NONE || rule == BC_RULE_NUMPY;
+    const char *op = bc_value_case_op_name(val);
+    if (!val->present)
+        return 0;
+    if (!((rules_of_kind(val->kind) >> rule) & 1u)) {
+        WHY("op=%s does not compute under rule %s (%s)", op, bc_rule_name(rule),
+            val->kind == BC_VALUE_BROADCAST ? "broadcast-to, bidirectional and explicit do"
+            : val->kind == BC_VALUE_SELECT  ? "none and numpy do"
+                                            : "none, numpy, onnx-uni and pdpd do");
+        return -1;
+    }
+    int lo = nary ? 1 : 2, hi = nary ? BC_MAX_OPERANDS : 2;
+    if (val->kind == BC_VALUE_SELECT)
+        lo = hi = 3;
+    if (n < lo || n > hi) {
+        WHY("op=%s under rule %s takes %s%d shape%s, got %d", op, bc_rule_name(rule),
+            lo == hi ? "" : "1 to ", hi, hi == 1 ? "" : "s", n);
+        return -1;
+    }
+    if (val->kind == BC_VALUE_ELEMENTWISE && n != 2 && val->op != BC_OP_ADD &&
+        val->op != BC_OP_MUL && val->op != BC_OP_MAX && val->op != BC_OP_MIN) {
+        WHY("op=%s takes exactly 2 shapes; only add, mul, max and min fold %d", op, n);
+        return -1;
+    }
+    /* sum-to-shape sums to one of the shapes; a broadcast rule's target is
+     * the result itself, so only its input (operand 0) is asked */
+    const int to_rule = ((rules_of_kind(BC_VALUE_BROADCAST) >> rule) & 1u) != 0;
+    if (val->kind == BC_VALUE_SUM_TO_SHAPE && val->operand >= (to_rule ? 1 : n)) {
+        WHY("operand=%d: sum-to-shape under rule %s sums to %s", val->operand,
+            bc_rule_name(rule), to_rule ? "the input (operand 0)" : "one of the shapes");
+        return -1;
+    }
+    if ((val->kind == BC_VALUE_ELEMENTWISE && !bc_op_takes_dtype(val->op, val->dtype)) ||
+        (val->kind == BC_VALUE_SUM_TO_SHAPE && val->dtype == BC_BOOL)) {
+        WHY("op=%s is not defined on dtype %s", op, bc_dtype_name(val->dtype));
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < v->shapes[i].rank; k++)
+            if (v->shapes[i].dims[k] < 0) {
+                WHY("shape %d has dim %lld at axis %d: no tensor has a negative dim", i + 1,
+                    (long long)v->shapes[i].dims[k], k);
+                return -1;
+            }
+    bc_error err;
+    bc_shape ignored;
+    if (bc_infer(&v->params, n, v->shapes, &ignored, &err) == BC_ERR_BAD_PARAMS) {
+        WHY("the rule's options are invalid input: %s", err.message);
+        return -1;
+    }
+    return 0;
+}
+
 /* The next blank-separated word of s, copied into word[cap]. */
 static const char *next_word(const char *s, char *word, size_t cap)
 {
@@ -267,6 +339,10 @@ int bc_vector_parse(const char *line, bc_vector *v, char *why, size_t cap)
     }
     if (v->value.operand != 0 && v->value.kind != BC_VALUE_SUM_TO_SHAPE) {
         WHY("column %d: operand= goes with op=sum-to-shape only", value_keys_at);
+        goto done;
+    }
+    if (bc_value_case_check(v, detail, sizeof detail) != 0) {
+        WHY("column %d: not a value case broadcheck computes: %s", value_keys_at, detail);
         goto done;
     }
     at = s;

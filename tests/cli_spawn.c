@@ -81,14 +81,14 @@ int bc_spawn(const char *const *args, bc_spawned *r)
     return bc_spawn_with(args, &none, r);
 }
 
-int bc_spawn_with(const char *const *args, const bc_spawn_opts *opts, bc_spawned *r)
+/* Runs argv (argv[0] a path) under opts, capturing its output into r. */
+static int spawn_argv(char **argv, const bc_spawn_opts *opts, bc_spawned *r)
 {
     memset(r, 0, sizeof *r);
     char out_path[] = "/tmp/bc_spawn_out_XXXXXX", err_path[] = "/tmp/bc_spawn_err_XXXXXX";
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
-    char **argv = make_argv(args);
     int status = -1;
-    if (out_fd < 0 || err_fd < 0 || !argv)
+    if (out_fd < 0 || err_fd < 0)
         goto done;
     int in_pipe[2] = {-1, -1};
     if (opts->stdin_text && (strlen(opts->stdin_text) > 60000 || pipe(in_pipe) != 0))
@@ -141,7 +141,31 @@ done:
         close(err_fd);
         unlink(err_path);
     }
+    return status;
+}
+
+int bc_spawn_with(const char *const *args, const bc_spawn_opts *opts, bc_spawned *r)
+{
+    char **argv = make_argv(args);
+    int status = argv ? spawn_argv(argv, opts, r) : -1;
     free(argv);
+    return status;
+}
+
+int bc_spawn_printed(const char *line, bc_spawned *r)
+{
+    const char *word = "broadcheck ";
+    if (strncmp(line, word, strlen(word)) != 0)
+        return -1;
+    size_t len = strlen(BC_CLI_PATH) + strlen(line) + 2;
+    char *command = malloc(len);
+    if (!command)
+        return -1;
+    snprintf(command, len, "%s %s", BC_CLI_PATH, line + strlen(word));
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c", command, NULL};
+    bc_spawn_opts none = {0, NULL, NULL, 0};
+    int status = spawn_argv(argv, &none, r);
+    free(command);
     return status;
 }
 

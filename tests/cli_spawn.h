@@ -30,6 +30,10 @@ typedef struct bc_spawn_opts {
 } bc_spawn_opts;
 
 int bc_spawn_with(const char *const *args, const bc_spawn_opts *opts, bc_spawned *r);
+/* Runs a command line broadcheck printed ("broadcheck replay --sut ... 'CASE'"),
+ * exactly as a user pastes it into a shell, with this build's executable for
+ * "broadcheck".  Returns 0, or -1 if it is not such a line or could not run. */
+int bc_spawn_printed(const char *line, bc_spawned *r);
 /* Starts broadcheck with args, its output to /dev/null; returns the pid. */
 int bc_spawn_background(const char *const *args);
 /* Waits for a pid of bc_spawn_background; returns its exit code as above. */

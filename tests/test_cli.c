@@ -154,8 +154,8 @@ static const cli_case shape_cases[] = {
     /* value cases: run, replay exactly, bad value keys */
     {{"run", "--sut", "mutant:flat-modulo", "--cases", "10", "--value-cases", "2000", "--rule",
       "numpy", "--property", "value-differential"}, 1, NULL, NULL,
-     "broadcheck replay --sut mutant:flat-modulo --property value-differential 'numpy op=where "
-     "dtype=int32 [2] [] [2,1] -> [2,2]'"},
+     "broadcheck replay --sut mutant:flat-modulo --property value-differential 'numpy op=add "
+     "dtype=int32 [2] [2,1] -> [2,2]'"},
     {{"replay", "--sut", "mutant:flat-modulo", "--property", "value-differential",
       "numpy op=add dtype=int32 [2,1] [2] -> [2,2]"}, 1,
      "FAIL value-differential on mutant:flat-modulo: int32 SUT: element [0,1] is 101, reference "
@@ -166,6 +166,20 @@ static const cli_case shape_cases[] = {
      "operand= goes with op=sum-to-shape only", NULL},
     {{"replay", "--property", "value-differential", "numpy dtype=int32 [2] [2]"}, 2, "",
      "needs op=", NULL},
+    /* value cases broadcheck does not compute are refused, never asked of a SUT */
+    {{"replay", "--property", "value-differential", "numpy op=where [2] [2]"}, 2, "",
+     "column 7: not a value case broadcheck computes: op=where under rule numpy takes 3 shapes, "
+     "got 2", NULL},
+    {{"replay", "--property", "value-differential", "numpy op=sub [2] [2] [2]"}, 2, "",
+     "op=sub takes exactly 2 shapes; only add, mul, max and min fold 3", NULL},
+    {{"replay", "--property", "value-differential", "explicit axes=0 op=add [] [2]"}, 2, "",
+     "op=add does not compute under rule explicit", NULL},
+    {{"replay", "--property", "value-differential", "numpy op=sub dtype=bool [2] [2]"}, 2, "",
+     "op=sub is not defined on dtype bool", NULL},
+    {{"replay", "--property", "value-differential", "bidirectional op=sum-to-shape operand=1 [2] [2]"},
+     2, "", "sums to the input (operand 0)", NULL},
+    {{"replay", "--property", "value-differential", "numpy axis=1 op=add [2] [2]"}, 2, "",
+     "the rule's options are invalid input: bad-params", NULL},
     {{"replay", "--property", "value-differential", "numpy op=pow [2] [2]"}, 2, "",
      "op: unknown operation 'pow'", NULL},
     {{"replay", "--property", "value-differential", "numpy op=add layout=-1 [2] [2]"}, 2, "",

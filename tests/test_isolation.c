@@ -22,7 +22,7 @@
 #include "broadcheck/sut_loader.h"
 
 #if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER) || \
-    !defined(BC_RESERVING_WORKER)
+    !defined(BC_RESERVING_WORKER) || !defined(BC_WORKER)
 #error "the build names the example adapter, the faulty adapters and the Python worker"
 #endif
 
@@ -295,6 +295,18 @@ static void test_hang(void **state)
     bc_sut_close(sut);
 }
 
+/* A worker still writing its crash report at the deadline (a sanitizer's,
+ * which takes seconds under load) is reported dead of its signal, not as a
+ * timeout: the verdict depends on what happened, not on the clock. */
+static void test_dying_at_the_deadline(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("dying", 150, 1024);
+    check_fault(sut, "worker killed by SIGSEGV while answering; its stderr: \"==1==ERROR: "
+                     "AddressSanitizer: SEGV", NULL);
+    bc_sut_close(sut);
+}
+
 static void test_runaway(void **state)
 {
     (void)state;
@@ -303,11 +315,11 @@ static void test_runaway(void **state)
     bc_sut_close(sut);
 }
 
-static void test_garbage(void **state)
+/* An int32 add of [3] and [3] through the faulty adapter `name`: the
+ * message of the internal error it gives, and then a fresh worker answers. */
+static void check_value_fault(const char *name, const char *expected)
 {
-    (void)state;
-    const bc_sut *sut = open_faulty("garbage", 2000, 1024);
-    check_fault(sut, "the adapter answered a shape of rank 65 (valid: 0 to 64)", NULL);
+    const bc_sut *sut = open_faulty(name, 2000, 1024);
     bc_shape s[2] = {shape_of(1, 3), shape_of(1, 3)};
     int32_t x[3] = {1, 2, 3}, out[3];
     bc_tensor in[2] = {bc_tensor_contiguous(BC_INT32, &s[0], x),
@@ -315,12 +327,43 @@ static void test_garbage(void **state)
     bc_params p = bc_params_for(BC_RULE_NUMPY);
     bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &p, 2, s, 0, 2, in, BC_INT32, out, 3};
     bc_sut_answer a;
+    memset(&a, 0, sizeof a);
     sut->ops->eval(sut, &req, &a);
     assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
-    assert_string_equal(a.message,
-                        "the adapter wrote past the end of its output buffer (3 int32 elements)");
+    if (!strstr(a.message, expected))
+        fail_msg("%s: '%s' does not say '%s'", name, a.message, expected);
     check_shape(sut, BC_RULE_NUMPY, 2, harmless); /* it retired; a fresh one answers */
     bc_sut_close(sut);
+}
+
+static void test_garbage(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("garbage", 2000, 1024);
+    check_fault(sut, "the adapter answered a shape of rank 65 (valid: 0 to 64)", NULL);
+    bc_sut_close(sut);
+    check_value_fault("garbage",
+                      "the adapter wrote past the end of its output buffer (3 int32 elements)");
+}
+
+/* A write 4 kB past the output and a read 8 kB past an input land in the
+ * inaccessible gaps around the worker's buffers (guard/guard.h), and are
+ * named as such: a write that far used to pass unseen, a read returned
+ * whatever followed the input in the worker's heap. */
+static void test_wild_accesses(void **state)
+{
+    (void)state;
+    const char *write = "wild write: the adapter wrote 4096 bytes past the end of its output "
+                        "buffer (3 int32 elements)";
+    const char *read = "out-of-bounds read: the adapter read ";
+#if !defined(__x86_64__)
+    write = "the adapter touched 4096 bytes past the end of its output buffer";
+    read = "the adapter touched ";
+#endif
+    check_value_fault("wild_write", write);
+    check_value_fault("overread", read);
+    check_value_fault("overread", "past the end of input 0 (int32, 3 elements from its data "
+                                  "pointer to its last one and 64 bytes of poison after)");
 }
 
 /* ---- threads ------------------------------------------------------------------- */
@@ -376,6 +419,8 @@ static void test_refusals(void **state)
     refused("exec:/no/such/program", NULL, "worker exited with status 127 before its HELLO");
     refused("exec:", NULL, "exec: needs a command");
     refused("no-such-builtin", NULL, "unknown SUT 'no-such-builtin'");
+    refused("exec:" BC_WORKER " --builtin no-such", NULL,
+            "--builtin: unknown built-in SUT 'no-such' (see 'broadcheck list suts')");
     /* a built-in opens in process, and closing it is harmless */
     bc_sut_options o = bc_sut_options_default();
     char why[256];
@@ -418,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_example_values),  cmocka_unit_test(test_python_values),
         cmocka_unit_test(test_crash),           cmocka_unit_test(test_hang),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_wild_accesses),
+        cmocka_unit_test(test_dying_at_the_deadline),
         cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),
     };

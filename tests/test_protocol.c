@@ -201,6 +201,20 @@ static int32_t element(const void *data, int64_t offset, int rank, const int64_t
     return v;
 }
 
+/* req encoded as an EVAL frame into b and decoded back (free the result). */
+static bc_wire_question *through_the_wire(const bc_eval_request *req, bc_wbuf *b)
+{
+    char why[256];
+    assert_int_equal(bc_wire_encode_eval(b, 9, req, BC_WIRE_PROTOCOL_VERSION, why, sizeof why), 0);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(b, &hd);
+    bc_wire_question *q = malloc(sizeof *q);
+    assert_non_null(q);
+    if (bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why) != 0)
+        fail_msg("the encoded EVAL does not decode: %s", why);
+    return q;
+}
+
 static void test_eval_round_trip(void **state)
 {
     (void)state;
@@ -218,21 +232,26 @@ static void test_eval_round_trip(void **state)
     bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 2, shapes, 0, 2, in,
                            BC_INT32, out, 6};
     bc_wbuf b = {0};
-    char why[256];
-    assert_int_equal(bc_wire_encode_eval(&b, 9, &req, why, sizeof why), 0);
-    bc_wire_header hd;
-    const unsigned char *p = payload_of(&b, &hd);
-    bc_wire_question *q = malloc(sizeof *q);
-    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    bc_wire_question *q = through_the_wire(&req, &b);
     assert_true(q->is_eval);
     assert_int_equal(q->kind, BC_VALUE_ELEMENTWISE);
     assert_int_equal(q->op, BC_OP_ADD);
     assert_int_equal(q->out_dtype, BC_INT32);
     assert_int_equal(q->out_capacity, 6);
     assert_int_equal(q->ninputs, 2);
-    /* Only the span each view reaches travels: 13 and 7 elements. */
-    assert_int_equal(q->inputs[0].nelem, 13);
-    assert_int_equal(q->inputs[1].nelem, 7);
+    /* Version 2: each input travels from its data pointer to the last element
+     * it reaches (25 and 12 elements), its offset as given, then 64 bytes of
+     * poison; version 1 sent only the span reached, from offset 0. */
+    assert_int_equal(q->inputs[0].nelem, 25 + 16);
+    assert_int_equal(q->inputs[1].nelem, 12 + 16);
+    assert_int_equal(q->inputs[0].offset, 20);
+    assert_int_equal(q->inputs[1].offset, 5);
+    for (int t = 0; t < 2; t++) {
+        const bc_wire_tensor *w = &q->inputs[t];
+        for (int64_t i = w->nelem - 16; i < w->nelem; i++)
+            assert_int_equal(element(w->bytes, i, 0, NULL, NULL), (int32_t)0xA5A5A5A5);
+        assert_memory_equal(w->bytes, mem, (size_t)(w->nelem - 16) * 4);
+    }
     for (int t = 0; t < 2; t++) {
         const bc_wire_tensor *w = &q->inputs[t];
         assert_int_equal(w->rank, in[t].rank);
@@ -243,6 +262,69 @@ static void test_eval_round_trip(void **state)
                 assert_int_equal(element(w->bytes, w->offset, w->rank, w->strides, idx),
                                  element(mem, in[t].offset, in[t].rank, in[t].strides, idx));
     }
+    free(q);
+    bc_wbuf_free(&b);
+}
+
+/* Offsets reach the worker as given also where version 1 lost them: a
+ * one-element view (always rebased to offset 0), a view with no elements,
+ * and a view reaching before its data pointer (rebased to its first
+ * element, the one case that must move). */
+static void test_eval_keeps_offsets(void **state)
+{
+    (void)state;
+    int32_t mem[16];
+    for (int i = 0; i < 16; i++)
+        mem[i] = 100 + i;
+    bc_tensor in[3];
+    memset(in, 0, sizeof in);
+    in[0] = (bc_tensor){BC_INT32, 2, {1, 1}, {5, -2}, mem, 3};  /* one element, at 3 */
+    in[1] = (bc_tensor){BC_INT32, 2, {2, 0}, {1, 1}, mem, 2};   /* no elements, offset 2 */
+    in[2] = (bc_tensor){BC_INT32, 1, {3}, {-1}, mem + 8, 1};    /* reaches mem[7..9] */
+    bc_shape shapes[3] = {shape_of(2, (int64_t)1, (int64_t)1), shape_of(2, (int64_t)2, (int64_t)0),
+                          shape_of(1, (int64_t)3)};
+    bc_params params = bc_params_for(BC_RULE_NUMPY);
+    int32_t out[1];
+    bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &params, 3, shapes, 0, 3, in,
+                           BC_INT32, out, 0};
+    bc_wbuf b = {0};
+    bc_wire_question *q = through_the_wire(&req, &b);
+    assert_int_equal(q->inputs[0].offset, 3);
+    assert_int_equal(q->inputs[0].nelem, 4 + 16);
+    assert_int_equal(element(q->inputs[0].bytes, 3, 0, NULL, NULL), 103);
+    assert_int_equal(q->inputs[1].offset, 2);
+    assert_int_equal(q->inputs[1].nelem, 2 + 16);
+    assert_int_equal(q->inputs[2].offset, 2);
+    assert_int_equal(q->inputs[2].nelem, 3 + 16);
+    assert_int_equal(element(q->inputs[2].bytes, 2, 0, NULL, NULL), 109);
+    assert_int_equal(element(q->inputs[2].bytes, 0, 0, NULL, NULL), 107);
+    free(q);
+    bc_wbuf_free(&b);
+}
+
+/* pdpd's default profile is named in every question: an adapter never has
+ * to know which profile "default" means. */
+static void test_default_profile_resolved(void **state)
+{
+    (void)state;
+    bc_params params = bc_params_for(BC_RULE_PDPD);
+    bc_shape shapes[2] = {shape_of(1, (int64_t)2), shape_of(1, (int64_t)2)};
+    bc_wbuf b = {0};
+    bc_wire_encode_shape(&b, 1, &params, 2, shapes);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    bc_wire_question *q = malloc(sizeof *q);
+    char why[256];
+    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    assert_true(q->params.options & BC_OPT_PROFILE);
+    assert_int_equal(q->params.profile, BC_PROFILE_OPENVINO_DOC);
+    /* other rules, and an explicit profile, go as given */
+    params = bc_params_for(BC_RULE_NUMPY);
+    bc_wire_encode_shape(&b, 2, &params, 2, shapes);
+    p = payload_of(&b, &hd);
+    assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+    assert_int_equal(q->params.options, 0);
+    assert_int_equal(q->params.profile, BC_PROFILE_DEFAULT);
     free(q);
     bc_wbuf_free(&b);
 }
@@ -485,9 +567,11 @@ static void test_malformed_frames(void **state)
         {"negative output length", answer_frame(0, 0, 0, 0, 0, "", -1, 0),
          "the output length says -1 bytes"},
         {"trailing bytes", hello_frame(1, "w", 2, 3), "3 unexpected bytes after its last field"},
-        {"newer protocol", hello_frame(3, "w", 2, 0),
-         "the worker speaks protocol version 3; this harness speaks versions 1 to 2"},
+        {"newer protocol", hello_frame(4, "w", 2, 0),
+         "the worker speaks protocol version 4; this harness speaks versions 1 to 3"},
         {"protocol 2 without its partial field", hello_frame(2, "w", 2, 0),
+         "truncated: partial needs 4 bytes"},
+        {"protocol 3 without its partial field", hello_frame(3, "w", 2, 0),
          "truncated: partial needs 4 bytes"},
         {"unknown partial bits", hello_frame(2, "w", 2, -0x10), "partial has unknown bits 0x10"},
         {"partial dim empty", pshape_frame(1, 5, 4, 0), "the dim at axis 0 is empty (5 > 4)"},
@@ -634,6 +718,8 @@ int main(void)
         cmocka_unit_test(test_fatal_round_trip),
         cmocka_unit_test(test_shape_round_trip),
         cmocka_unit_test(test_eval_round_trip),
+        cmocka_unit_test(test_eval_keeps_offsets),
+        cmocka_unit_test(test_default_profile_resolved),
         cmocka_unit_test(test_answer_round_trip),
         cmocka_unit_test(test_malformed_frames),
         cmocka_unit_test(test_malformed_streams),

@@ -15,10 +15,15 @@
 
 /* The newest protocol this build speaks, and the oldest it accepts from a
  * worker.  Version 2 added partial shapes (PSHAPE, HELLO's partial field);
- * a worker that takes none still says version 1, byte for byte as before. */
-#define BC_WIRE_PROTOCOL_VERSION 2u
+ * a worker that takes none may still say version 1, byte for byte as before.
+ * Version 3 sends EVAL inputs as the harness laid them out (their offset as
+ * generated, from the data pointer, then a poison margin); a worker of
+ * version 1 or 2 gets them rebased to their first element, as before, and
+ * its offsets go unexercised (the SUT's description says so). */
+#define BC_WIRE_PROTOCOL_VERSION 3u
 #define BC_WIRE_PROTOCOL_OLDEST 1u
 #define BC_WIRE_PROTOCOL_PARTIAL 2u
+#define BC_WIRE_PROTOCOL_LAYOUT 3u
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'
@@ -164,10 +169,13 @@ void bc_wire_encode_hello(bc_wbuf *b, const bc_wire_hello *h);
 void bc_wire_encode_fatal(bc_wbuf *b, const char *message);
 void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
                           const bc_shape *shapes);
-/* Ships every input's reachable elements.  Returns 0, or -1 with why if an
- * input is not a valid view (then b is unusable). */
-int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
-                        size_t cap);
+/* Ships every input from its data pointer to the last element it reaches,
+ * with its offset, then guard.h's poison margin (PROTOCOL.md, version 3);
+ * to a worker of an older protocol, only the elements each view reaches,
+ * rebased.  pdpd's default profile is named.  Returns 0, or -1 with why if
+ * an input is not a valid view (then b is unusable). */
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                        uint32_t protocol, char *why, size_t cap);
 /* a->out / a->nbytes are the output bytes (0 for a shape answer). */
 void bc_wire_encode_answer(bc_wbuf *b, uint32_t seq, const bc_wire_answer *a);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../guard/guard.h"
 #include "wire.h"
 
 /* ---- a bounds-checked reader ------------------------------------------ */
@@ -136,9 +137,19 @@ static void get_shape(rd *r, const char *what, bc_shape *s)
 
 static void put_params(bc_wbuf *b, const bc_params *p)
 {
+    /* A rule with profiles (pdpd) always names one: the harness resolves the
+     * default, so no worker has to know it.  Anything else goes as given,
+     * invalid input included. */
+    unsigned options = p->options;
+    bc_profile profile = p->profile;
+    if (bc_rule_default_profile(p->rule) != BC_PROFILE_DEFAULT &&
+        (!(options & BC_OPT_PROFILE) || profile == BC_PROFILE_DEFAULT)) {
+        options |= BC_OPT_PROFILE;
+        profile = bc_rule_default_profile(p->rule);
+    }
     bc_wbuf_u32(b, (uint32_t)p->rule);
-    bc_wbuf_u32(b, p->options);
-    bc_wbuf_u32(b, (uint32_t)p->profile);
+    bc_wbuf_u32(b, options);
+    bc_wbuf_u32(b, (uint32_t)profile);
     bc_wbuf_i64(b, p->axis);
     int naxes = p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING) ? p->naxes : 0;
     bc_wbuf_u32(b, (uint32_t)naxes);
@@ -316,34 +327,56 @@ void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
     bc_wbuf_frame_end(b);
 }
 
-/* One input: its view, rebased onto the span of elements it reaches. */
-static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, char *why, size_t cap)
+/* One input, as the harness laid it out (PROTOCOL.md, version 3): the
+ * elements from its data pointer (element 0) to the last one the view
+ * reaches, so the offset, negative strides and gaps arrive as generated,
+ * then guard.h's margin of poison bytes, which every path puts after an
+ * input.  A view reaching before its data pointer is rebased to its first
+ * element; a view with no elements keeps its offset over poison.  For a
+ * worker of protocol 1 or 2 (!as_laid_out): only the elements the view
+ * reaches, rebased to the first, as those versions promised. */
+static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, int as_laid_out, char *why,
+                      size_t cap)
 {
     bc_error err;
-    int64_t numel, lo = 0, hi = -1;
+    int64_t numel, lo = 0, hi = 0;
     if (bc_tensor_check(t, &numel, &err) != BC_OK) {
         snprintf(why, cap, "input %d cannot be sent: %s", index, err.message);
         return -1;
     }
-    if (bc_tensor_extent(t, &lo, &hi) == 0)
-        hi = lo - 1; /* no elements */
+    int64_t first, end; /* the elements shipped from t->data: [first, end) */
+    int reaches = bc_tensor_extent(t, &lo, &hi);
+    if (!as_laid_out) {
+        first = reaches ? lo : t->offset;
+        end = reaches ? hi + 1 : first;
+    } else if (reaches) {
+        first = lo < 0 ? lo : 0;
+        end = hi + 1;
+    } else {
+        first = t->offset < 0 ? t->offset : 0;
+        end = t->offset > 0 ? t->offset : 0;
+    }
+    size_t size = bc_dtype_size(t->dtype);
+    int64_t margin = as_laid_out ? (int64_t)(BC_GUARD_MARGIN / size) : 0;
     bc_wbuf_u32(b, (uint32_t)t->dtype);
     bc_wbuf_u32(b, (uint32_t)t->rank);
     for (int k = 0; k < t->rank; k++)
         bc_wbuf_i64(b, t->dims[k]);
     for (int k = 0; k < t->rank; k++)
         bc_wbuf_i64(b, t->strides[k]);
-    int64_t nelem = hi - lo + 1;
-    bc_wbuf_i64(b, nelem > 0 ? t->offset - lo : 0);
-    bc_wbuf_i64(b, nelem);
-    size_t size = bc_dtype_size(t->dtype);
-    if (nelem > 0)
-        bc_wbuf_bytes(b, (const char *)t->data + lo * (int64_t)size, (size_t)nelem * size);
+    bc_wbuf_i64(b, t->offset - first);
+    bc_wbuf_i64(b, end - first + margin);
+    if (end > first)
+        bc_wbuf_bytes(b, (const char *)t->data + first * (int64_t)size,
+                      (size_t)(end - first) * size);
+    unsigned char poison[BC_GUARD_MARGIN];
+    memset(poison, BC_GUARD_POISON, sizeof poison);
+    bc_wbuf_bytes(b, poison, (size_t)margin * size);
     return 0;
 }
 
-int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, char *why,
-                        size_t cap)
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                        uint32_t protocol, char *why, size_t cap)
 {
     bc_wbuf_frame_begin(b, BC_WIRE_EVAL, seq);
     bc_wbuf_u32(b, (uint32_t)req->kind);
@@ -355,7 +388,7 @@ int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req, ch
     bc_wbuf_i64(b, req->out_capacity);
     bc_wbuf_u32(b, (uint32_t)req->ninputs);
     for (int i = 0; i < req->ninputs; i++)
-        if (put_tensor(b, &req->inputs[i], i, why, cap) != 0)
+        if (put_tensor(b, &req->inputs[i], i, protocol >= BC_WIRE_PROTOCOL_LAYOUT, why, cap) != 0)
             return -1;
     if (bc_wbuf_frame_end(b) != 0) {
         snprintf(why, cap, "the question does not fit a frame (limit %u bytes) or memory",

@@ -1,7 +1,7 @@
 /*
- * One question to the adapter: the decoded frame becomes the ABI's views,
- * the output buffer is fenced with guard bytes, and the answer is checked
- * before it is encoded.  The ABI's enums have the values of broadcheck's own
+ * One question to the adapter: the decoded frame becomes the ABI's views in
+ * guarded memory (guard/guard.h), the call is watched for faults there, and
+ * the answer is checked before it is encoded.  The ABI's enums have the values of broadcheck's own
  * (checked below), so they pass through unconverted.
  */
 #include <stdio.h>
@@ -49,11 +49,6 @@ SAME(BC_ADAPTER_UNSUPPORTED, BC_SUT_UNSUPPORTED);
 SAME(BC_ADAPTER_INTERNAL_ERROR, BC_SUT_INTERNAL_ERROR);
 SAME(BC_ADAPTER_MAX_RANK, BC_MAX_RANK);
 
-/* Guard bytes on each side of the output: a write into them is a fault
- * the worker reports; one that goes further may crash it instead. */
-#define GUARD 256
-#define GUARD_BYTE 0xA5
-
 static void fault(bc_wire_answer *a, const char *message)
 {
     a->status = BC_SUT_INTERNAL_ERROR;
@@ -62,14 +57,6 @@ static void fault(bc_wire_answer *a, const char *message)
     a->nbytes = 0;
     a->out = NULL;
     snprintf(a->message, sizeof a->message, "%s", message);
-}
-
-static int guard_intact(const unsigned char *g)
-{
-    for (int i = 0; i < GUARD; i++)
-        if (g[i] != GUARD_BYTE)
-            return 0;
-    return 1;
 }
 
 /* The adapter's answer, checked, into a. */
@@ -121,44 +108,65 @@ static void to_shapes(const bc_wire_question *q, bc_adapter_shape *out)
     }
 }
 
-/* The inputs, copied out of the frame to aligned memory, and the fenced
- * output, all in one block (*scratch) the caller frees. */
-static int prepare_eval(const bc_wire_question *q, bc_adapter_tensor *in, unsigned char **out,
-                        size_t *out_bytes, void **scratch)
+/* The inputs, copied out of the frame into guarded memory, each flush
+ * against its gap (the frame brought each one's margin of poison), and the
+ * output, poisoned (guard.h): the same memory as in the harness's own
+ * process, so an adapter reads and leaves the same bytes in both. */
+static int prepare_eval(bc_guard_pool *pool, const bc_wire_question *q, bc_adapter_tensor *in,
+                        unsigned char **out, size_t *out_bytes)
 {
-    size_t osize = bc_dtype_size(q->out_dtype), total = 2 * GUARD;
+    size_t osize = bc_dtype_size(q->out_dtype);
     if ((uint64_t)q->out_capacity > (SIZE_MAX / 2) / osize)
         return -1;
     *out_bytes = (size_t)q->out_capacity * osize;
-    total += *out_bytes;
-    for (int i = 0; i < q->ninputs; i++)
-        total += ((size_t)q->inputs[i].nelem * bc_dtype_size(q->inputs[i].dtype) + 15) & ~(size_t)15;
-    unsigned char *block = malloc(total);
-    if (!block)
-        return -1;
-    *scratch = block;
-    unsigned char *at = block;
     for (int i = 0; i < q->ninputs; i++) {
         const bc_wire_tensor *t = &q->inputs[i];
         size_t bytes = (size_t)t->nelem * bc_dtype_size(t->dtype);
+        unsigned char *at = bc_guard_alloc(pool, bytes, 0, i);
+        if (!at)
+            return -1;
         memcpy(at, t->bytes, bytes);
         in[i] = (bc_adapter_tensor){(uint32_t)t->dtype, t->rank, t->dims, t->strides, at, t->offset};
-        at += (bytes + 15) & ~(size_t)15;
     }
-    memset(at, GUARD_BYTE, GUARD);
-    memset(at + GUARD + *out_bytes, GUARD_BYTE, GUARD);
-    *out = at + GUARD;
-    return 0;
+    *out = bc_guard_alloc(pool, *out_bytes, BC_GUARD_OUTPUT_MARGIN, -1);
+    return *out ? 0 : -1;
 }
 
-static void eval(const bc_worker_adapter *ad, const bc_wire_question *q, const bc_adapter_params *p,
-                 const bc_adapter_shape *shapes, bc_adapter_answer *r, bc_wire_answer *a,
-                 void **scratch)
+typedef struct eval_call {
+    const bc_adapter *desc;
+    const bc_adapter_eval_request *req;
+    bc_adapter_answer *r;
+} eval_call;
+
+static void call_eval(void *arg)
+{
+    eval_call *c = arg;
+    c->desc->eval(c->desc->context, c->req, c->r);
+}
+
+/* What the fault's buffer is, for its description. */
+static void buffer_words(const bc_wire_question *q, int label, char *buf, size_t cap)
+{
+    if (label < 0) {
+        snprintf(buf, cap, "%lld %s elements", (long long)q->out_capacity,
+                 bc_dtype_name(q->out_dtype));
+        return;
+    }
+    const bc_wire_tensor *t = &q->inputs[label];
+    snprintf(buf, cap, "%s, %lld elements from its data pointer to its last one and %d bytes "
+             "of poison after", bc_dtype_name(t->dtype),
+             (long long)(t->nelem - (int64_t)(BC_GUARD_MARGIN / bc_dtype_size(t->dtype))),
+             BC_GUARD_MARGIN);
+}
+
+static void eval(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire_question *q,
+                 const bc_adapter_params *p, const bc_adapter_shape *shapes, bc_adapter_answer *r,
+                 bc_wire_answer *a)
 {
     bc_adapter_tensor in[BC_WIRE_MAX_SHAPES];
     unsigned char *out;
     size_t out_bytes;
-    if (prepare_eval(q, in, &out, &out_bytes, scratch) != 0) {
+    if (prepare_eval(pool, q, in, &out, &out_bytes) != 0) {
         fault(a, "the worker cannot allocate the question's buffers");
         return;
     }
@@ -166,15 +174,26 @@ static void eval(const bc_worker_adapter *ad, const bc_wire_question *q, const b
         sizeof req, (uint32_t)q->kind, (uint32_t)q->op, q->operand, p, q->n, shapes,
         q->ninputs, in, (uint32_t)q->out_dtype, out, q->out_capacity,
     };
-    ad->desc->eval(ad->desc->context, &req, r);
-    int before = !guard_intact(out - GUARD), after = !guard_intact(out + out_bytes);
-    if (before || after) {
-        char text[200];
+    eval_call call = {ad->desc, &req, r};
+    bc_worker_fault f;
+    char text[400], words[160];
+    if (bc_worker_guarded_call(pool, call_eval, &call, &f)) {
+        buffer_words(q, f.label, words, sizeof words);
+        bc_worker_fault_describe(&f, words, text, sizeof text);
+        fault(a, text);
+        a->flags = BC_WIRE_RETIRE; /* it stopped mid-call: its state is suspect */
+        return;
+    }
+    if (!bc_guard_intact(pool, out)) {
+        /* a write into the poison around the output, short of the gaps */
+        int after = 0;
+        for (size_t i = 0; i < BC_GUARD_OUTPUT_MARGIN && !after; i++)
+            after = out[out_bytes + i] != BC_GUARD_POISON;
         snprintf(text, sizeof text, "the adapter wrote %s its output buffer (%lld %s elements)",
                  after ? "past the end of" : "before the start of", (long long)q->out_capacity,
                  bc_dtype_name(q->out_dtype));
         fault(a, text);
-        a->flags = BC_WIRE_RETIRE; /* its heap may be damaged beyond the guards */
+        a->flags = BC_WIRE_RETIRE; /* its heap may be damaged beyond the poison */
         return;
     }
     take_answer(r, a);
@@ -182,10 +201,11 @@ static void eval(const bc_worker_adapter *ad, const bc_wire_question *q, const b
     a->out = out;
 }
 
-void bc_worker_answer(const bc_worker_adapter *ad, const bc_wire_question *q,
-                      bc_wire_answer *a, void **scratch)
+void bc_worker_answer(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire_question *q,
+                      bc_wire_answer *a)
 {
     memset(a, 0, sizeof *a);
+    bc_guard_pool_reset(pool);
     bc_adapter_params p;
     bc_adapter_shape shapes[BC_WIRE_MAX_SHAPES];
     to_params(&q->params, &p);
@@ -201,7 +221,7 @@ void bc_worker_answer(const bc_worker_adapter *ad, const bc_wire_question *q,
         ad->desc->infer_shape(ad->desc->context, &p, q->n, shapes, r);
         take_answer(r, a);
     } else if (q->is_eval && ad->desc->eval) {
-        eval(ad, q, &p, shapes, r, a, scratch);
+        eval(ad, pool, q, &p, shapes, r, a);
     } else {
         a->status = BC_SUT_UNSUPPORTED;
         snprintf(a->message, sizeof a->message, "the adapter has no %s function",

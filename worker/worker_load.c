@@ -125,8 +125,9 @@ void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello)
 {
     memset(hello, 0, sizeof *hello);
     hello->partial = bc_worker_partial(ad->desc);
-    /* Without partial shapes, the HELLO of protocol 1, as before them. */
-    hello->protocol = hello->partial ? BC_WIRE_PROTOCOL_PARTIAL : BC_WIRE_PROTOCOL_OLDEST;
+    /* The newest: this worker takes inputs laid out as generated (3) and
+     * says whether the adapter takes partial shapes (0 if not). */
+    hello->protocol = BC_WIRE_PROTOCOL_VERSION;
     snprintf(hello->name, sizeof hello->name, "%s", ad->desc->name);
     snprintf(hello->version, sizeof hello->version, "%s",
              ad->desc->version ? ad->desc->version : "");

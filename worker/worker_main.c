@@ -6,6 +6,11 @@
  * and a new one after every fault.
  *
  *   broadcheck-worker [--memory-mb N] PATH
+ *   broadcheck-worker [--memory-mb N] --builtin NAME
+ *
+ * --builtin serves a built-in SUT (the reference, a mutant) the same way, so
+ * that `--sut 'exec:broadcheck-worker --builtin NAME'` checks it out of
+ * process, through everything an adapter goes through.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -131,13 +136,17 @@ int main(int argc, char **argv)
     if (proto_in < 0 || proto_out < 0 || null_fd < 0 || dup2(2, 1) < 0 || dup2(null_fd, 0) < 0)
         return fatal(1, "cannot set up its file descriptors");
     close(null_fd);
+    int builtin = a + 1 < argc && strcmp(argv[a], "--builtin") == 0;
+    a += builtin;
     if (a != argc - 1)
-        return fatal(proto_out, "usage: broadcheck-worker [--memory-mb N] PATH-TO-ADAPTER.so");
+        return fatal(proto_out, "usage: broadcheck-worker [--memory-mb N] "
+                                "(PATH-TO-ADAPTER.so | --builtin NAME)");
     limit_memory(memory_mb);
 
     char why[1024];
     bc_worker_adapter ad;
-    if (bc_worker_load(argv[a], &ad, why, sizeof why) != 0)
+    if ((builtin ? bc_worker_builtin(argv[a], &ad, why, sizeof why)
+                 : bc_worker_load(argv[a], &ad, why, sizeof why)) != 0)
         return fatal(proto_out, why);
     bc_wbuf out = {0}, in = {0};
     bc_wire_hello hello;
@@ -149,9 +158,11 @@ int main(int argc, char **argv)
     bc_wire_answer *ans = malloc(sizeof *ans);
     bc_wire_pquestion *pq = malloc(sizeof *pq);
     bc_wire_panswer *pans = malloc(sizeof *pans);
+    bc_guard_pool *pool = bc_guard_pool_new(); /* every question's buffers */
     size_t consumed = 0;
-    if (!q || !ans || !pq || !pans)
+    if (!q || !ans || !pq || !pans || !pool)
         status = fatal(proto_out, "out of memory");
+    bc_worker_fault_install();
     while (status == 0) {
         bc_wire_header h;
         const unsigned char *payload;
@@ -173,10 +184,8 @@ int main(int argc, char **argv)
             status = fatal(proto_out, why);
             break;
         }
-        void *scratch = NULL;
-        bc_worker_answer(&ad, q, ans, &scratch);
+        bc_worker_answer(&ad, pool, q, ans);
         bc_wire_encode_answer(&out, h.seq, ans);
-        free(scratch);
         if (send_frame(proto_out, &out) != 0)
             status = 1;
         else if (ans->flags & BC_WIRE_RETIRE)
@@ -186,6 +195,7 @@ int main(int argc, char **argv)
     free(ans);
     free(pq);
     free(pans);
+    bc_guard_pool_free(pool);
     bc_wbuf_free(&out);
     bc_wbuf_free(&in);
     bc_worker_unload(&ad);

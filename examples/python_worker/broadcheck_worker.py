@@ -15,7 +15,7 @@ Copy it to wrap a Python library: replace infer_shape() and elementwise().
 import struct
 import sys
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 3  # inputs with their offsets as laid out; HELLO with a partial field
 HELLO, FATAL, SHAPE, EVAL, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x20
 OK, REJECTED, UNSUPPORTED, INTERNAL_ERROR = 0, 1, 2, 3
 
@@ -190,8 +190,9 @@ def hello():
     return (struct.pack("<I", PROTOCOL_VERSION) + text("python-example") + text("1.0") +
             text("pure-Python shapes (none, numpy, onnx-uni, broadcast-to, bidirectional), "
                  "add/mul on int32/float32") +
-            struct.pack("<IIIIIII", FEATURE_SHAPE | FEATURE_ELEMENTWISE, RULES, 0,
-                        (1 << OP_ADD) | (1 << OP_MUL), (1 << INT32) | (1 << FLOAT32), 64, 64))
+            struct.pack("<IIIIIIII", FEATURE_SHAPE | FEATURE_ELEMENTWISE, RULES, 0,
+                        (1 << OP_ADD) | (1 << OP_MUL), (1 << INT32) | (1 << FLOAT32), 64, 64,
+                        0))  # partial shapes: none
 
 
 def eval_question(r):

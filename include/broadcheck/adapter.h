@@ -145,6 +145,10 @@ typedef struct bc_adapter_shape {
     const int64_t *dims;  /* rank dims, outermost first; may be negative (invalid input) */
 } bc_adapter_shape;
 
+/* The rule and its options, as the case gives them (invalid ones included,
+ * for shape questions: the adapter should reject those).  For pdpd the
+ * profile is always given: the harness resolves the default
+ * (BC_ADAPTER_OPT_PROFILE set, profile never BC_ADAPTER_PROFILE_DEFAULT). */
 typedef struct bc_adapter_params {
     uint32_t rule;        /* BC_ADAPTER_RULE_* */
     uint32_t options;     /* BC_ADAPTER_OPT_* given */
@@ -156,8 +160,15 @@ typedef struct bc_adapter_params {
 
 /* A read-only strided view.  Element (i0, ..., i{rank-1}) is at
  *   (const char *)data + (offset + sum_k i_k * strides[k]) * element size.
- * Strides are in elements and may be negative, 0, or leave gaps; data is
- * aligned to the element size. */
+ * The layout is the one broadcheck generated, unchanged: the offset may be
+ * nonzero for any view (one element, or none, included), strides may be
+ * negative, 0 on a size-1 axis, or leave gaps.  data points at the first
+ * element of the input's memory, which runs to the last element the view
+ * reaches and then 64 bytes of poison (0xA5); the gaps hold poison values
+ * too, and past that memory is unmapped.  So an adapter that reads outside
+ * the view reads poison (a wrong value the properties see) or faults ("out-
+ * of-bounds read", reported with the input's number), the same way in every
+ * run.  data is aligned to the element size. */
 typedef struct bc_adapter_tensor {
     uint32_t dtype;          /* BC_ADAPTER_DTYPE_* */
     int32_t rank;
@@ -178,7 +189,9 @@ typedef struct bc_adapter_eval_request {
     int32_t ninputs;        /* elementwise: nshapes; select: 3 (cond, a, b); else 1 */
     const bc_adapter_tensor *inputs;
     uint32_t out_dtype;     /* BC_ADAPTER_DTYPE_* of the result */
-    void *out;              /* C-contiguous result, out_capacity elements */
+    void *out;              /* C-contiguous result, out_capacity elements, filled with
+                               poison bytes (0xA5) beforehand: an element the adapter
+                               does not write shows as wrong, in every run */
     int64_t out_capacity;
 } bc_adapter_eval_request;
 
@@ -187,7 +200,9 @@ typedef struct bc_adapter_eval_request {
  * row-major into req->out when they number at most out_capacity (the
  * harness sizes out for the reference's result, so a different shape is
  * caught by the shape, never by an overrun; writing past out_capacity is
- * reported as a fault).  message: optional, NUL-terminated, for reports. */
+ * reported as a fault: into the 256 poison bytes after it, "wrote past the
+ * end of its output buffer"; further, into unmapped memory, "wild write").
+ * message: optional, NUL-terminated, for reports. */
 typedef struct bc_adapter_answer {
     uint32_t status;       /* BC_ADAPTER_OK ... */
     uint32_t error_kind;   /* BC_ADAPTER_ERR_*, with BC_ADAPTER_REJECTED */
@@ -247,7 +262,28 @@ typedef struct bc_adapter_panswer {
 /* ---- what the adapter declares -------------------------------------- */
 
 /* Questions outside these are answered "unsupported" by the harness
- * without calling the adapter; so declare only what the library does. */
+ * without calling the adapter; so declare only what the library does.
+ *
+ * What is asked (sut_adapters/README.md, "What an adapter is asked"):
+ *   infer_shape  any rule declared, its options as given (valid or not),
+ *                1 to max_operands shapes (invalid counts too), ranks up to
+ *                max_rank, dims from 0 to INT64_MAX and negative ones;
+ *   eval         ELEMENTWISE: rules none and numpy with 1 to max_operands
+ *                shapes (more than 2: add, mul, max or min only, folded
+ *                left), onnx-uni and pdpd with 2; SELECT: none and numpy,
+ *                3 shapes (cond bool, a, b); BROADCAST: broadcast-to,
+ *                bidirectional and explicit, 2 shapes (input, target), one
+ *                input; SUM_TO_SHAPE: every rule, the gradient as the one
+ *                input, operand < nshapes (0 for the broadcast rules).  The
+ *                shapes may be rejected by the rule: answer
+ *                BC_ADAPTER_REJECTED then, as for infer_shape.  Dtypes are
+ *                those the op is defined on (no sub or div on bool, no sums
+ *                on bool); every input of one question has one dtype, but
+ *                SELECT's cond, which is bool.  Ranks reach max_rank (at
+ *                most 64 elements an operand), layouts are arbitrary (above).
+ * To decline one question inside the declaration (a dtype the library has
+ * for some ops only, a stride it cannot take), answer
+ * BC_ADAPTER_UNSUPPORTED with a message: never a pass, never a failure. */
 typedef struct bc_adapter_capabilities {
     uint32_t features;     /* BC_ADAPTER_FEATURE_* */
     uint32_t rules;        /* bit (1u << BC_ADAPTER_RULE_*) per rule */

@@ -68,6 +68,8 @@ typedef struct bc_run_config {
     const volatile sig_atomic_t *interrupt; /* NULL, or set to a signal number (by a
                                  handler, with bc_sut_interrupt) to stop the run: the result
                                  holds what was found so far, marked interrupted */
+    const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
+                                 must repeat them ("--timeout-ms 150"): put after --sut */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);

@@ -60,7 +60,9 @@ typedef struct bc_sut bc_sut;
  *   BC_VALUE_SUM_TO_SHAPE the gradient, of the rule's result shape  shapes[operand]
  *
  * The inputs may have any strides (negative, zero on size-1 axes, gaps)
- * and an offset; they are read only.  The SUT stores the shape it computed
+ * and an offset; they are read only.  Each input's data points at the first
+ * element of its memory: an external SUT is sent the elements from data to
+ * the last one the view reaches, with the offset as given (wire/PROTOCOL.md).  The SUT stores the shape it computed
  * in answer->shape and, when that shape has at most out_capacity elements,
  * writes them row-major into out (dtype out_dtype).  The harness sizes out
  * for the reference's result, so a SUT that computes another shape is
@@ -126,9 +128,11 @@ struct bc_sut {
 /* What a SUT computes, so that value generators ask mostly what it can
  * answer (a question outside it would only come back "unsupported"). */
 typedef struct bc_sut_value_caps {
-    unsigned kinds;  /* bit (1u << bc_value_op) per kind it computes */
-    unsigned ops;    /* bit (1u << bc_op), for BC_VALUE_ELEMENTWISE */
-    unsigned dtypes; /* bit (1u << bc_dtype) */
+    unsigned kinds;   /* bit (1u << bc_value_op) per kind it computes */
+    unsigned ops;     /* bit (1u << bc_op), for BC_VALUE_ELEMENTWISE */
+    unsigned dtypes;  /* bit (1u << bc_dtype) */
+    int max_rank;     /* the largest rank of a shape it is asked, 0 .. BC_MAX_RANK */
+    int max_operands; /* the most shapes in one question, 1 .. BC_MAX_OPERANDS */
 } bc_sut_value_caps;
 
 /* The value capabilities sut declares: everything for a built-in SUT,

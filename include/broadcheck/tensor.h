@@ -112,7 +112,7 @@ int bc_op_from_name(const char *name, bc_op *out);
 const char *bc_evaluator_name(bc_evaluator ev); /* "naive", "fast" */
 /* The dtype op gives for inputs of dtype t. */
 bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t);
-/* 1 if op is defined on dtype t (add, sub, mul and div refuse bool). */
+/* 1 if op is defined on dtype t (sub and div refuse bool; add and mul on bool are or and and). */
 int bc_op_takes_dtype(bc_op op, bc_dtype t);
 
 /* The four kinds of value operation a property asks a SUT to compute

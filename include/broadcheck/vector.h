@@ -73,6 +73,15 @@ int bc_params_set_option(bc_params *p, const char *key, const char *value, char 
  * value key, -1 with why on a bad value. */
 int bc_value_set_option(bc_value_case *v, const char *key, const char *value, char *why,
                         size_t cap);
+/* Whether a parsed line's value case is one broadcheck computes (spec/
+ * README.md, "Value cases"): the operation under its rule, the number of
+ * shapes it takes (where 3, broadcast 2, elementwise 1 to 64 under none and
+ * numpy but 2 for ops other than add, mul, max and min, 2 under onnx-uni
+ * and pdpd), sum-to-shape's operand, a dtype the op is defined on, no
+ * negative dim and options the rule takes.  Shape-only lines are always
+ * valid.  Returns 0, or -1 with why.  bc_vector_parse refuses a line that
+ * fails it, and every value case the property engine makes passes it. */
+int bc_value_case_check(const bc_vector *v, char *why, size_t cap);
 /* The op= name of a value case ("add", ..., "where", "broadcast", "sum-to-shape"). */
 const char *bc_value_case_op_name(const bc_value_case *v);
 

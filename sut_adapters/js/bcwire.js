@@ -1,6 +1,6 @@
 'use strict';
 /*
- * The broadcheck wire protocol, version 1 (wire/PROTOCOL.md), for
+ * The broadcheck wire protocol, version 3 (wire/PROTOCOL.md), for
  * workers written in Node: framing on stdin/stdout, HELLO / FATAL, decoding
  * SHAPE and EVAL questions (strided tensors gathered into dense row-major
  * arrays), encoding ANSWERs.  A worker calls
@@ -14,7 +14,9 @@
  * INTERNAL_ERROR answer carrying the exception's message.
  */
 
-const PROTOCOL_VERSION = 1;
+// Version 3: EVAL inputs arrive with their offsets as the harness laid them
+// out (readTensor handles any offset); the HELLO has version 2's partial field.
+const PROTOCOL_VERSION = 3;
 const MAGIC = 0x6362; // the bytes 'b' 'c', little-endian
 const HEADER = 12;
 const MAX_PAYLOAD = 256 * 1024 * 1024;
@@ -208,6 +210,7 @@ function encodeHello(h) {
   return Buffer.concat([
     u32s(PROTOCOL_VERSION), str(h.name, 255), str(h.version, 255), str(h.description, 1023),
     u32s(h.features, h.rules, h.profiles || 0, h.ops, h.dtypes, h.maxRank, h.maxOperands),
+    u32s(0), // partial shapes: none
   ]);
 }
 

@@ -27,8 +27,9 @@ import os
 import struct
 import sys
 
-PROTOCOL_VERSION = 1   # what a worker without partial shapes says, as always
-PROTOCOL_PARTIAL = 2   # the version with partial shapes (PSHAPE)
+# Version 3: EVAL inputs arrive with their offsets as the harness laid them out
+# (Tensor handles any offset); its HELLO has version 2's partial field.
+PROTOCOL_VERSION = 3
 HELLO, FATAL, SHAPE, EVAL, PSHAPE, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x12, 0x20
 MAX_PAYLOAD = 256 << 20
 
@@ -186,7 +187,7 @@ class Capabilities:
                  max_rank=MAX_RANK, max_operands=MAX_OPERANDS, profiles=0, partial=0):
         self.name, self.version, self.description = name, version, description
         self.features, self.rules, self.profiles = features, rules, profiles
-        self.partial = partial  # PARTIAL_* taken; 0 keeps the HELLO of protocol 1
+        self.partial = partial  # PARTIAL_* taken (0: none)
         self.ops, self.dtypes = ops, dtypes
         self.max_rank, self.max_operands = max_rank, max_operands
 
@@ -297,12 +298,10 @@ def encode_hello(c):
     description = c.description
     if SKIP_KNOWN:  # the reports say that this run skipped known divergences
         description += " [BROADCHECK_SKIP_KNOWN=%s]" % ",".join(sorted(SKIP_KNOWN))
-    partial = getattr(c, "partial", 0)
-    return (struct.pack("<I", PROTOCOL_PARTIAL if partial else PROTOCOL_VERSION) +
+    return (struct.pack("<I", PROTOCOL_VERSION) +
             _text(c.name, 255) + _text(c.version, 255) + _text(description, 1023) +
-            struct.pack("<7I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
-                        c.max_rank, c.max_operands) +
-            (struct.pack("<I", partial) if partial else b""))
+            struct.pack("<8I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
+                        c.max_rank, c.max_operands, getattr(c, "partial", 0)))
 
 
 def encode_answer(status, kind=0, shape=(), message="", out=b""):

@@ -15,6 +15,15 @@ static inline int faulty_trigger(int32_t n, const bc_adapter_shape *shapes)
     return n >= 1 && shapes[0].rank == 3;
 }
 
+/* NumPy shape inference as the example adapter does it, for the adapters
+ * whose fault is in eval. */
+static inline void faulty_numpy_infer(void *context, const bc_adapter_params *p, int32_t n,
+                                      const bc_adapter_shape *shapes, bc_adapter_answer *answer)
+{
+    (void)context;
+    example_numpy_shape(p, n, shapes, answer);
+}
+
 /* A descriptor with NumPy shape inference and `infer`.  Its struct_size is
  * that of a descriptor built before partial shapes were appended, so every
  * faulty adapter is also an old adapter, which must keep working. */

@@ -95,7 +95,7 @@ async function main() {
   const hello = await w.next();
   assert.equal(hello.magic, 'bc');
   assert.equal(hello.type, 0x01, 'the worker speaks first, with HELLO');
-  assert.equal(hello.payload.readUInt32LE(0), 1, 'protocol version 1');
+  assert.equal(hello.payload.readUInt32LE(0), 3, 'protocol version 3');
 
   // A question that arrives one byte at a time.
   for (const byte of shapeQuestion(1, [[2, 0, 9007199254740993n]])) {
@@ -135,6 +135,15 @@ async function main() {
   const want = [];
   for (let i = 0; i < 2; i++) for (let j = 0; j < 3; j++) want.push(data[1 - i + 2 * j]);
   assert.deepEqual(Array.from(new Int32Array(Uint8Array.from(a.out).buffer)), want);
+
+  // Protocol version 3: a one-element view arrives at its offset, after poison
+  // and before the margin of poison that follows every input.
+  const poison = -1515870811; // 0xA5A5A5A5
+  w.child.stdin.write(evalQuestion(5, tensor([1, 1], [4, -1], 3, [poison, poison, poison, 42,
+                                                                  poison, poison]), [1, 1], 1));
+  a = readAnswer((await w.next()).payload);
+  assert.equal(a.status, 0, a.message);
+  assert.deepEqual(Array.from(new Int32Array(Uint8Array.from(a.out).buffer)), [42]);
 
   // No room in the harness's buffer: the shape comes back, the values do not.
   w.child.stdin.write(evalQuestion(6, tensor([2, 3], [-1, 2], 1, data), [2, 3], 5));

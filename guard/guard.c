@@ -1,0 +1,177 @@
+/*
+ * Guarded buffers (guard.h): each in its own mapping, inaccessible gaps on
+ * both sides, poison in between.  A pool keeps its slots across resets, so
+ * a question costs system calls only when it needs a bigger buffer than any
+ * before it.
+ */
+#define _DEFAULT_SOURCE
+#include "guard.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct slot {
+    unsigned char *base; /* the mapping: gap, data pages, gap */
+    size_t length;
+    unsigned char *data; /* the accessible pages */
+    size_t data_length;
+    int in_use;
+    unsigned char *buf; /* in use: the buffer, at the end of the data pages before its margin */
+    size_t bytes, margin;
+    int label;
+    unsigned char *clean; /* every byte before it is poison (unless a SUT wrote an input) */
+} slot;
+
+struct bc_guard_pool {
+    slot *slots;
+    int count, capacity;
+    int cursor; /* where the next allocation looks first: slots are reused in order */
+    int last;   /* the slot allocated last */
+    size_t page;
+    unsigned char *poison; /* a page of poison bytes, to compare with */
+};
+
+bc_guard_pool *bc_guard_pool_new(void)
+{
+    bc_guard_pool *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        return NULL;
+    pool->page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!(pool->poison = malloc(pool->page))) {
+        free(pool);
+        return NULL;
+    }
+    memset(pool->poison, BC_GUARD_POISON, pool->page);
+    return pool;
+}
+
+void bc_guard_pool_free(bc_guard_pool *pool)
+{
+    if (!pool)
+        return;
+    for (int i = 0; i < pool->count; i++)
+        munmap(pool->slots[i].base, pool->slots[i].length);
+    free(pool->slots);
+    free(pool->poison);
+    free(pool);
+}
+
+void bc_guard_pool_reset(bc_guard_pool *pool)
+{
+    for (int i = 0; i < pool->count; i++)
+        pool->slots[i].in_use = 0;
+    pool->cursor = 0;
+}
+
+/* A new slot with at least `need` accessible bytes (a multiple of the page). */
+static slot *new_slot(bc_guard_pool *pool, size_t need)
+{
+    if (pool->count == pool->capacity) {
+        int capacity = pool->capacity ? 2 * pool->capacity : 16;
+        slot *grown = realloc(pool->slots, (size_t)capacity * sizeof *grown);
+        if (!grown)
+            return NULL;
+        pool->slots = grown;
+        pool->capacity = capacity;
+    }
+    size_t length = BC_GUARD_GAP + need + BC_GUARD_GAP;
+    void *base = mmap(NULL, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    unsigned char *data = (unsigned char *)base + BC_GUARD_GAP;
+    if (mprotect(data, need, PROT_READ | PROT_WRITE) != 0) {
+        munmap(base, length);
+        return NULL;
+    }
+    slot *s = &pool->slots[pool->count++];
+    *s = (slot){base, length, data, need, 0, NULL, 0, 0, 0, data + need};
+    return s;
+}
+
+void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label)
+{
+    if (bytes > SIZE_MAX / 2 - margin - pool->page)
+        return NULL;
+    size_t need = (bytes + margin + pool->page - 1) / pool->page * pool->page;
+    if (need == 0)
+        need = pool->page;
+    /* The first free slot that fits, from where the last allocation was: a
+     * question allocates the same sizes in the same order as the one
+     * before, so this is nearly always the very next slot. */
+    slot *best = NULL;
+    for (int k = 0; k < pool->count && !best; k++) {
+        slot *s = &pool->slots[(pool->cursor + k) % pool->count];
+        if (!s->in_use && s->data_length >= need)
+            best = s;
+    }
+    if (!best && !(best = new_slot(pool, need)))
+        return NULL;
+    pool->last = (int)(best - pool->slots);
+    pool->cursor = (pool->last + 1) % pool->count;
+    best->in_use = 1;
+    best->bytes = bytes;
+    best->margin = margin;
+    best->label = label;
+    best->buf = best->data + best->data_length - margin - bytes;
+    /* Poison from the lower of this buffer and the last one used here to the
+     * end: the bytes below were poisoned before and checked (an output) or
+     * only read (an input) since.  A fresh slot is poisoned whole. */
+    unsigned char *from = best->buf < best->clean ? best->buf : best->clean;
+    if (best->clean == best->data + best->data_length)
+        from = best->data;
+    memset(from, BC_GUARD_POISON, (size_t)(best->data + best->data_length - from));
+    best->clean = best->buf;
+    return best->buf;
+}
+
+/* The slot of buf, looked for from the last allocated backwards (an
+ * output is checked soon after it is allocated). */
+static const slot *slot_of(const bc_guard_pool *pool, const void *buf)
+{
+    for (int k = 0; k < pool->count; k++) {
+        const slot *s = &pool->slots[(pool->last - k + pool->count) % pool->count];
+        if (s->in_use && s->buf == buf)
+            return s;
+    }
+    return NULL;
+}
+
+static int all_poison(const bc_guard_pool *pool, const unsigned char *p, size_t n)
+{
+    for (size_t done = 0; done < n; done += pool->page) {
+        size_t chunk = n - done < pool->page ? n - done : pool->page;
+        if (memcmp(p + done, pool->poison, chunk) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+int bc_guard_intact(const bc_guard_pool *pool, const void *buf)
+{
+    const slot *s = slot_of(pool, buf);
+    if (!s)
+        return 0;
+    return all_poison(pool, s->data, (size_t)(s->buf - s->data)) &&
+           all_poison(pool, s->buf + s->bytes, s->margin);
+}
+
+int bc_guard_find(const bc_guard_pool *pool, const void *addr, int *label, int *after,
+                  size_t *distance)
+{
+    const unsigned char *a = addr;
+    for (int i = 0; i < pool->count; i++) {
+        const slot *s = &pool->slots[i];
+        /* compare as integers: addr may be anywhere */
+        uintptr_t x = (uintptr_t)a, lo = (uintptr_t)s->base, hi = lo + s->length;
+        uintptr_t start = (uintptr_t)s->buf, end = start + s->bytes;
+        if (!s->in_use || x < lo || x >= hi || (x >= start && x < end))
+            continue;
+        *label = s->label;
+        *after = x >= end;
+        *distance = x >= end ? x - end : start - x;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * How the operands of a case line up (spec/RULES.md): the frame every
+ * operand's axes are placed in, and which frame axis each axis lands on.
+ * The frame is the axes of the result the rule gives when it accepts: the
+ * largest rank for the right-aligned rules, A (or the larger operand, for
+ * profile paddle) for pdpd, the target for explicit.  Coverage reads it to
+ * find stretches, the shrinker to drop or lower one frame axis in every
+ * operand at once; neither needs the case to be accepted.
+ */
+#include "internal.h"
+
+/* The operand pdpd places from its axis, and where its axis 0 lands. */
+static void pdpd_window(const bc_vector *c, int *small, int64_t *start)
+{
+    const bc_params *p = &c->params;
+    const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
+    int paddle = (p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE;
+    /* paddle places the operand of smaller rank in the other (the second on a tie) */
+    *small = paddle && a->rank <= b->rank ? 0 : 1;
+    const bc_shape *large = &c->shapes[1 - *small], *placed = &c->shapes[*small];
+    *start = (p->options & BC_OPT_AXIS) && p->axis != BC_AXIS_DEFAULT
+                 ? p->axis
+                 : (int64_t)large->rank - placed->rank;
+}
+
+int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
+{
+    const bc_params *p = &c->params;
+    const bc_shape *s = &c->shapes[i];
+    if (p->rule == BC_RULE_PDPD && c->nshapes == 2) {
+        int small;
+        int64_t start;
+        pdpd_window(c, &small, &start);
+        int frame = c->shapes[1 - small].rank;
+        for (int k = 0; k < s->rank; k++) {
+            int64_t t = i == small ? start + k : k;
+            axis_of[k] = t >= 0 && t < frame ? (int)t : -1;
+        }
+        return frame;
+    }
+    if (p->rule == BC_RULE_EXPLICIT && c->nshapes == 2) {
+        int frame = c->shapes[1].rank;
+        for (int k = 0; k < s->rank; k++)
+            axis_of[k] = i == 1 ? k : -1;
+        if (i == 1)
+            return frame;
+        if (p->options & BC_OPT_AXES_MAPPING) {
+            for (int k = 0; k < s->rank && k < p->naxes; k++)
+                axis_of[k] = p->axes[k] >= 0 && p->axes[k] < frame ? (int)p->axes[k] : -1;
+        } else {
+            /* broadcast_axes: the input's axes are the target's other axes, in order */
+            int is_new[BC_MAX_RANK] = {0};
+            for (int j = 0; j < p->naxes; j++)
+                if (p->axes[j] >= 0 && p->axes[j] < frame)
+                    is_new[p->axes[j]] = 1;
+            for (int t = 0, k = 0; t < frame && k < s->rank; t++)
+                if (!is_new[t])
+                    axis_of[k++] = t;
+        }
+        return frame;
+    }
+    int frame = 0; /* right-aligned: the largest rank */
+    for (int j = 0; j < c->nshapes; j++)
+        frame = c->shapes[j].rank > frame ? c->shapes[j].rank : frame;
+    for (int k = 0; k < s->rank; k++)
+        axis_of[k] = frame - s->rank + k;
+    return frame;
+}
