@@ -16,7 +16,7 @@
 typedef struct isolated {
     bc_sut sut; /* first: the bc_sut * callers hold points here */
     char *name, *version, *description;
-    char **argv;
+    char **argv, **env; /* the launch's, owned */
     bc_proc_launch launch;
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
@@ -209,15 +209,37 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
 
 /* ---- open and close ------------------------------------------------------------ */
 
+/* A copy of a NULL-terminated string vector (NULL stays NULL); *ok = 0 when
+ * out of memory. */
+static char **copy_strings(char *const *v, int *ok)
+{
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    while (v[n])
+        n++;
+    char **c = calloc(n + 1, sizeof *c);
+    *ok &= c != NULL;
+    for (size_t i = 0; c && i < n && *ok; i++)
+        *ok = (c[i] = strdup(v[i])) != NULL;
+    return c;
+}
+
+static void free_strings(char **v)
+{
+    if (v)
+        for (char **a = v; *a; a++)
+            free(*a);
+    free(v);
+}
+
 static void free_isolated(isolated *s)
 {
     for (int i = 0; i < s->nidle; i++)
         bc_proc_stop(s->idle[i]);
     free(s->idle);
-    if (s->argv)
-        for (char **a = s->argv; *a; a++)
-            free(*a);
-    free(s->argv);
+    free_strings(s->argv);
+    free_strings(s->env);
     free(s->name);
     free(s->version);
     free(s->description);
@@ -233,15 +255,12 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
         return NULL;
     }
     pthread_mutex_init(&s->lock, NULL);
-    int argc = 0;
-    while (launch->argv[argc])
-        argc++;
-    s->argv = calloc((size_t)argc + 1, sizeof *s->argv);
-    int ok = s->argv != NULL;
-    for (int i = 0; ok && i < argc; i++)
-        ok = (s->argv[i] = strdup(launch->argv[i])) != NULL;
+    int ok = 1;
+    s->argv = copy_strings(launch->argv, &ok);
+    s->env = copy_strings(launch->env, &ok);
     s->launch = *launch;
     s->launch.argv = s->argv;
+    s->launch.env = s->env;
     s->timeout_ms = opts->timeout_ms;
     /* Starting may take longer than a question (an interpreter, a big library). */
     s->start_timeout_ms = opts->timeout_ms > 10000 ? opts->timeout_ms : 10000;

@@ -84,7 +84,10 @@ static void child(const bc_proc_launch *l, int in_fd, int out_fd, int err_fd)
     signal(SIGPIPE, SIG_DFL);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    execv(l->argv[0], l->argv);
+    if (l->env)
+        execve(l->argv[0], l->argv, l->env);
+    else
+        execv(l->argv[0], l->argv);
     child_fatal(l->argv[0], errno);
     _exit(127);
 }
