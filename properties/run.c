@@ -53,7 +53,7 @@ typedef struct runner {
     int *chunks_done;  /* per cell: chunks finished */
     int64_t cases_done, failures_seen;
     bc_sut_value_caps caps; /* the SUT's, for the value generators */
-    double last_progress;
+    bc_run_progress progress; /* what cfg->progress is told */
 } runner;
 
 static double now_seconds(void)
@@ -218,20 +218,51 @@ static int next_item(runner *run, int *cell, int64_t *chunk)
         run->next_cell++;
         run->entering = 1;
     }
-    if (cfg->progress && found) {
-        double t = now_seconds();
-        if (t - run->last_progress > 0.5) {
-            int count;
-            const bc_property_info *props = bc_properties(&count);
-            fprintf(stderr, "\rbroadcheck: cell %d/%d (%s x %s), %lld cases, %lld failing   ",
-                    *cell + 1, run->ncells, bc_rule_name(run->cells[*cell].rule),
-                    props[run->cells[*cell].property].name, (long long)run->cases_done,
-                    (long long)run->failures_seen);
-            run->last_progress = t;
-        }
-    }
     pthread_mutex_unlock(&run->lock);
     return found;
+}
+
+/* The cases this shard checks of a cell of n cases: i < n with
+ * i mod shard_count == shard_index. */
+static int64_t shard_cases(const bc_run_config *cfg, int64_t n)
+{
+    int64_t count = cfg->shard_count, k = cfg->shard_index;
+    return n / count + (k < n % count ? 1 : 0);
+}
+
+/* The failing cells the run will shrink (for the progress line). */
+static int cells_to_shrink(const runner *run, const worker *workers, const bc_run_result *res)
+{
+    int count = 0;
+    for (int c = 0; c < run->ncells; c++) {
+        int failing = 0;
+        for (int j = 0; j < run->config->jobs; j++)
+            failing |= workers[j].cells[c].first_failure >= 0;
+        count += failing && res->cells[run->cells[c].rule][run->cells[c].property].failure < 0;
+    }
+    return count;
+}
+
+/* Tells cfg->progress where the run is; under run->lock, or with the
+ * workers stopped. */
+static void report_progress(runner *run)
+{
+    const bc_run_config *cfg = run->config;
+    if (!cfg->progress)
+        return;
+    bc_run_progress *p = &run->progress;
+    p->cells = run->ncells;
+    p->cells_done = 0;
+    for (int c = 0; c < run->ncells; c++) {
+        /* every chunk handed out and finished, and no more to come */
+        int all_out = cfg->seconds > 0 ? run->round > 0 || c < run->next_cell
+                                       : run->cell_chunk[c] * CHUNK >= run->cells[c].cases;
+        p->cells_done += all_out && run->chunks_done[c] == run->cell_chunk[c];
+    }
+    p->cases = run->cases_done;
+    p->failures = run->failures_seen;
+    p->seconds = cfg->seconds;
+    cfg->progress(cfg->progress_ctx, p);
 }
 
 static void *work(void *arg)
@@ -279,6 +310,7 @@ static void *work(void *arg)
         run->failures_seen += failed;
         run->checked[cell] += done - declined;
         run->chunks_done[cell]++;
+        report_progress(run);
         pthread_mutex_unlock(&run->lock);
     }
     bc_check_ctx_release(&ctx);
@@ -416,6 +448,8 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         goto fail;
     if (!ok)
         goto oom;
+    for (int c = 0; c < run.ncells && cfg->seconds <= 0; c++)
+        run.progress.planned += shard_cases(cfg, run.cells[c].cases);
     run.start = now_seconds();
     pthread_mutex_init(&run.lock, NULL);
     int started = 0;
@@ -440,10 +474,10 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     for (int j = 0; j < started; j++)
         pthread_join(threads[j], NULL);
     pthread_mutex_destroy(&run.lock);
-    if (cfg->progress)
-        fprintf(stderr, "\r%*s\r", 100, "");
     if (!ok || started == 0)
         goto oom;
+    if (cfg->progress)
+        run.progress.to_shrink = cells_to_shrink(&run, workers, res);
     /* Merge, in worker order: sums and minima do not depend on it. */
     for (int c = 0; c < run.ncells; c++) {
         bc_cell *cell = &res->cells[run.cells[c].rule][run.cells[c].property];
@@ -458,6 +492,8 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         }
         if (first < 0 || cell->failure >= 0)
             continue; /* no new failure, or the corpus already showed one */
+        run.progress.shrinking++;
+        report_progress(&run);
         /* Shrink the first failure of the cell. */
         bc_vector *v = workers[0].scratch;
         bc_prng r;

@@ -39,6 +39,23 @@ int bc_property_from_name(const char *name); /* index, or -1 */
 
 /* ---- running ---------------------------------------------------------- */
 
+/* Where a run is, as it goes: what a progress line shows (progress.h). */
+typedef struct bc_run_progress {
+    int cells;         /* rule x property cells selected */
+    int cells_done;    /* cells whose cases are all checked */
+    int64_t cases;     /* cases checked so far (passed, failed or unsupported) */
+    int64_t planned;   /* cases the run checks in all (under --time: 0, unknown) */
+    int64_t failures;  /* failing cases so far */
+    double seconds;    /* the --time budget; 0 under --cases */
+    int shrinking;     /* 0 while checking; then k: shrinking failing cell k of to_shrink */
+    int to_shrink;
+} bc_run_progress;
+
+/* Called by the runner after each chunk of cases and before each shrink,
+ * from a worker thread, never by two threads at once; it must return
+ * quickly (it holds up the workers). */
+typedef void (*bc_run_progress_fn)(void *ctx, const bc_run_progress *progress);
+
 typedef struct bc_run_config {
     const bc_sut *sut;        /* required */
     unsigned rules;           /* bit per bc_rule; 0 = all */
@@ -52,7 +69,8 @@ typedef struct bc_run_config {
     int jobs;                 /* worker threads (>= 1) */
     int max_shrink_calls;     /* SUT calls a shrink may make */
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
-    int progress;             /* 1: a progress line on stderr */
+    bc_run_progress_fn progress; /* NULL: none */
+    void *progress_ctx;          /* its first argument */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
