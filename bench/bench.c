@@ -282,9 +282,8 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
         return 2;
     }
     memset(flushbuf, 0, FLUSH_BYTES);
-    if (!o->json)
-        fprintf(out, "broadcheck bench: fast engine, one thread, float32 add, median of %d "
-                     "runs (caches flushed before each large run)\n", repeat);
+    fprintf(out, "broadcheck bench: fast engine, one thread, float32 add, median of %d "
+                 "runs (caches flushed before each large run)\n", repeat);
     double triad = triad_gbps(flushbuf, repeat);
     measured m[NPATTERNS];
     for (int i = 0; i < NPATTERNS; i++)
@@ -297,42 +296,42 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
     run_numpy(&nopt, selected, &np);
 
     if (o->json) {
-        fprintf(out, "{\"statistic\": \"median\", \"repeat\": %d, \"dtype\": \"float32\", "
-                     "\"op\": \"add\", \"triad_gbps\": %.3f, \"numpy\": ", repeat, triad);
+        FILE *js = o->json;
+        fprintf(js, "{\"statistic\": \"median\", \"repeat\": %d, \"dtype\": \"float32\", "
+                    "\"op\": \"add\", \"triad_gbps\": %.3f, \"numpy\": ", repeat, triad);
         if (np.available)
-            fprintf(out, "\"%s\"", np.version);
+            fprintf(js, "\"%s\"", np.version);
         else
-            fprintf(out, "null");
-        fprintf(out, ", \"patterns\": [");
+            fprintf(js, "null");
+        fprintf(js, ", \"patterns\": [");
         const char *sep = "";
         for (int i = 0; i < NPATTERNS; i++) {
             if (!selected[i])
                 continue;
             const pattern *pt = &patterns[i];
             double npv = np.available ? np.value[i] : -1;
-            fprintf(out, "%s\n  {\"name\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", "
-                         "\"transposed\": %s, \"bytes\": %.0f", sep, pt->name, pt->a, pt->b,
+            fprintf(js, "%s\n  {\"name\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", "
+                        "\"transposed\": %s, \"bytes\": %.0f", sep, pt->name, pt->a, pt->b,
                     pt->transposed ? "true" : "false", m[i].bytes);
             if (pt->small) {
-                fprintf(out, ", \"ns_per_call\": %.1f", m[i].value);
+                fprintf(js, ", \"ns_per_call\": %.1f", m[i].value);
                 if (npv > 0)
-                    fprintf(out, ", \"numpy_ns_per_call\": %.1f, \"ratio_numpy\": %.3f", npv,
+                    fprintf(js, ", \"numpy_ns_per_call\": %.1f, \"ratio_numpy\": %.3f", npv,
                             npv / m[i].value);
             } else {
                 double gbps = m[i].bytes / m[i].value / 1e9;
-                fprintf(out, ", \"seconds\": %.6f, \"gbps\": %.3f, \"ratio_bandwidth\": %.3f, "
-                             "\"store_limit_gbps\": %.3f, \"ratio_store_limit\": %.3f",
+                fprintf(js, ", \"seconds\": %.6f, \"gbps\": %.3f, \"ratio_bandwidth\": %.3f, "
+                            "\"store_limit_gbps\": %.3f, \"ratio_store_limit\": %.3f",
                         m[i].value, gbps, gbps / triad, store_limit(triad, &m[i]),
                         gbps / store_limit(triad, &m[i]));
                 if (npv > 0)
-                    fprintf(out, ", \"numpy_gbps\": %.3f, \"ratio_numpy\": %.3f",
+                    fprintf(js, ", \"numpy_gbps\": %.3f, \"ratio_numpy\": %.3f",
                             m[i].bytes / npv / 1e9, npv / m[i].value);
             }
-            fprintf(out, "}");
+            fprintf(js, "}");
             sep = ",";
         }
-        fprintf(out, "\n]}\n");
-        return 0;
+        fprintf(js, "\n]}\n");
     }
     fprintf(out, "memory bandwidth (triad, STREAM counting): %.2f GB/s; 'limit' is each pattern's "
                  "normal-store limit derived from it (write-allocate counted)\n", triad);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 typedef struct bc_bench_options {
-    int json;             /* machine-readable output */
+    FILE *json;           /* NULL, or where the JSON goes too (the text goes to out) */
     const char *pattern;  /* run only this pattern; NULL for all */
     int repeat;           /* timed runs per pattern (the median is reported) */
     const char *python;   /* interpreter for the NumPy comparison */

@@ -78,10 +78,8 @@ int bc_bench_properties(const bc_bench_options *o, int cores, FILE *out)
     };
     int failed = 0;
     if (o->json)
-        fprintf(out, "{\"properties_bench\": [");
-    else
-        fprintf(out, "%-28s %12s %10s %14s %s\n", "run", "cases", "seconds", "cases/s",
-                "vs target");
+        fprintf(o->json, "{\"properties_bench\": [");
+    fprintf(out, "%-28s %12s %10s %14s %s\n", "run", "cases", "seconds", "cases/s", "vs target");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         bc_run_config cfg = base;
         cfg.properties = rows[i].properties;
@@ -92,18 +90,18 @@ int bc_bench_properties(const bc_bench_options *o, int cores, FILE *out)
         double rate = (double)cases / s;
         double ratio = rows[i].target > 0 ? rate / rows[i].target : 60.0 / s;
         if (o->json)
-            fprintf(out, "%s{\"run\": \"%s\", \"jobs\": %d, \"cases\": %lld, \"seconds\": %.4f, "
-                         "\"cases_per_second\": %.0f, \"%s\": %.3f}",
+            fprintf(o->json,
+                    "%s{\"run\": \"%s\", \"jobs\": %d, \"cases\": %lld, \"seconds\": %.4f, "
+                    "\"cases_per_second\": %.0f, \"%s\": %.3f}",
                     i ? ", " : "", rows[i].name, cfg.jobs, (long long)cases, s, rate,
                     rows[i].target > 0 ? "ratio_to_target" : "ratio_of_60s_budget", ratio);
-        else
-            fprintf(out, "%-28s %12lld %10.3f %14.0f %.2fx %s\n", rows[i].name, (long long)cases,
-                    s, rate, ratio,
-                    rows[i].target > 0 ? (rows[i].target >= 1e6 ? "(of 10^6/s)" : "(of 10^5/s)")
-                                       : "(60 s / elapsed)");
+        fprintf(out, "%-28s %12lld %10.3f %14.0f %.2fx %s\n", rows[i].name, (long long)cases, s,
+                rate, ratio,
+                rows[i].target > 0 ? (rows[i].target >= 1e6 ? "(of 10^6/s)" : "(of 10^5/s)")
+                                   : "(60 s / elapsed)");
     }
     if (o->json)
-        fprintf(out, "]}\n");
+        fprintf(o->json, "]}\n");
     if (failed)
         fprintf(stderr, "broadcheck bench: the reference failed a property during the bench\n");
     return failed ? 1 : 0;

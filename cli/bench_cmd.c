@@ -1,5 +1,5 @@
 /*
- * broadcheck bench [--json] [--pattern NAME] [--repeat N] [--python PATH]
+ * broadcheck bench [--json FILE] [--pattern NAME] [--repeat N] [--python PATH]
  *
  * The fast engine's throughput on fixed broadcasting patterns, with this
  * machine's memory bandwidth and NumPy measured in the same run
@@ -11,36 +11,70 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
+#include "broadcheck/paths.h"
 #include "cli.h"
 
-#ifndef BC_SOURCE_DIR
-#define BC_SOURCE_DIR "."
-#endif
-
 static const char bench_usage[] =
-    "usage: broadcheck bench [--json] [--pattern NAME] [--repeat N] [--python PATH]\n"
-    "       broadcheck bench --properties [--json] [--repeat N]\n"
+    "usage: broadcheck bench [--json FILE] [--pattern NAME] [--repeat N] [--python PATH]\n"
+    "       broadcheck bench --properties [--json FILE] [--repeat N]\n"
+    "       broadcheck bench --list\n"
     "\n"
     "Times the fast engine (one thread, float32 add) on each pattern and prints the\n"
     "bytes per second it moves (output plus each input's distinct elements) and the\n"
     "ratio to this machine's memory bandwidth (a triad loop) and to NumPy, both\n"
     "measured in the same run.  Small patterns are reported in ns per call.\n"
     "\n"
-    "  --json          machine-readable output\n"
+    "  --json FILE     also write the figures as JSON to FILE (whole or not at all)\n"
     "  --pattern NAME  run one pattern (--list prints them)\n"
     "  --repeat N      timed runs per pattern, the median is reported (default 5)\n"
-    "  --python PATH   interpreter for the NumPy comparison (default $BC_PYTHON or\n"
-    "                  /usr/bin/python3); without numpy the ratios print as '-'\n"
+    "  --python PATH   interpreter for the NumPy comparison (default\n"
+    "                  $BROADCHECK_PYTHON or /usr/bin/python3); without numpy the\n"
+    "                  ratios print as '-'\n"
     "  --properties    instead: property cases a second against the reference, one\n"
     "                  thread, shape and value properties, and the default run on\n"
-    "                  every core (targets 10^6/s, 10^5/s and 60 s)\n";
+    "                  every core (targets 10^6/s, 10^5/s and 60 s)\n"
+    "\n"
+    "Exit codes: 0 measured; 1 the reference failed a property (--properties);\n"
+    "2 bad usage, an unknown pattern or an unwritable --json FILE.\n";
+
+/* Runs the bench, the JSON into a buffer first so that FILE is written
+ * whole after the run, or not at all. */
+static int bench(bc_bench_options *o, int properties, const char *json_path)
+{
+    char *json = NULL, why[1024];
+    size_t json_len = 0;
+    if (json_path && !(o->json = open_memstream(&json, &json_len))) {
+        fprintf(stderr, "broadcheck bench: --json: out of memory\n");
+        return BC_EXIT_USAGE;
+    }
+    int status;
+    if (properties)
+        status = bc_bench_properties(o, bc_cli_default_jobs(), stdout) ? BC_EXIT_FAIL : BC_EXIT_OK;
+    else
+        status = bc_bench_run(o, stdout) ? BC_EXIT_USAGE : BC_EXIT_OK;
+    if (o->json && fclose(o->json) != 0 && status == BC_EXIT_OK) {
+        fprintf(stderr, "broadcheck bench: --json: out of memory\n");
+        status = BC_EXIT_USAGE;
+    }
+    if (json_path && status != BC_EXIT_USAGE &&
+        bc_cli_write_whole(json_path, json, json_len, why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck bench: --json: %s\n", why);
+        status = BC_EXIT_USAGE;
+    }
+    free(json);
+    return status;
+}
 
 int bc_cmd_bench(int argc, char **argv)
 {
-    bc_bench_options o = {0, NULL, 5, "/usr/bin/python3", BC_SOURCE_DIR "/bench/numpy_bench.py"};
-    const char *env = getenv("BC_PYTHON");
+    char script[4096], why[1024];
+    bc_bench_options o = {NULL, NULL, 5, "/usr/bin/python3", script};
+    const char *env = getenv("BROADCHECK_PYTHON"), *json_path = NULL;
     if (env && *env)
         o.python = env;
+    /* a missing script is said by the NumPy column ("not available") */
+    if (bc_path_find(BC_PATH_BENCH, "numpy_bench.py", script, sizeof script, why, sizeof why))
+        fprintf(stderr, "broadcheck bench: %s\n", why);
     int properties = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -54,8 +88,8 @@ int bc_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--list") == 0) {
             bc_bench_list(stdout);
             return BC_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = 1;
+        } else if (strcmp(a, "--json") == 0 && i + 1 < argc) {
+            json_path = argv[++i];
         } else if (strcmp(a, "--pattern") == 0 && i + 1 < argc) {
             o.pattern = argv[++i];
         } else if (strcmp(a, "--repeat") == 0 && i + 1 < argc) {
@@ -69,16 +103,10 @@ int bc_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--python") == 0 && i + 1 < argc) {
             o.python = argv[++i];
         } else {
-            fprintf(stderr, "broadcheck bench: unknown or incomplete option '%s'\n%s", a,
-                    bench_usage);
+            fprintf(stderr, "broadcheck bench: unknown or incomplete option '%s' (see "
+                            "'broadcheck bench --help')\n", a);
             return BC_EXIT_USAGE;
         }
     }
-    if (properties) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        return bc_bench_properties(&o, cores > 0 && cores <= 256 ? (int)cores : 1, stdout)
-                   ? BC_EXIT_FAIL
-                   : BC_EXIT_OK;
-    }
-    return bc_bench_run(&o, stdout) ? BC_EXIT_USAGE : BC_EXIT_OK;
+    return bench(&o, properties, json_path);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "broadcheck_commit.h" /* generated at build time: BC_COMMIT */
 #include "cli.h"
 
 #ifndef BC_VERSION
@@ -24,10 +25,10 @@ static const char usage[] =
     "            every property, shrink failures, write reports\n"
     "  replay    check one case under one property, as 'run' printed it\n"
     "  merge     merge the JSON reports of 'run --shard K/N' into one result\n"
-    "  list      list properties, rules or suts\n"
+    "  list      list properties, rules, suts, or the paths of broadcheck's own files\n"
     "  mutants   run the default suite against every built-in mutant: the kill table\n"
     "  bench     the fast compute engine's throughput against memory bandwidth and\n"
-    "            NumPy (broadcheck bench --json for machine-readable output)\n"
+    "            NumPy (--json FILE also writes it machine-readable)\n"
     "\n"
     "Rules: none, numpy (= ONNX multidirectional), onnx-uni, pdpd, broadcast-to,\n"
     "bidirectional, explicit; spec/RULES.md states each one.\n"
@@ -36,7 +37,8 @@ static const char usage[] =
     "malformed or invalid input, or a file that cannot be read or written; 128+N\n"
     "'run' stopped by signal N (130 SIGINT, 143 SIGTERM), its reports written.\n"
     "\n"
-    "'broadcheck COMMAND --help' documents a command; --version prints the version.\n";
+    "'broadcheck COMMAND --help' documents a command; --version prints the version\n"
+    "and the commit it was built from.\n";
 
 int main(int argc, char **argv)
 {
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
         return BC_EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("broadcheck %s (vector format %d)\n", BC_VERSION, 1);
+        printf("broadcheck %s (commit %s, vector format %d)\n", BC_VERSION, BC_COMMIT, 1);
         return BC_EXIT_OK;
     }
     if (strcmp(cmd, "shape") == 0)

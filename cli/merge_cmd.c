@@ -25,6 +25,8 @@ static const char merge_usage[] =
     "  --certificate FILE    write a Markdown certificate\n"
     "  --quiet               no summary on stdout\n"
     "\n"
+    "The summary ends with the verdict and the reports written.\n"
+    "\n"
     "Exit codes: 0 no merged cell failed; 1 one did; 2 bad usage, an unreadable,\n"
     "malformed or mismatched report (the message names the file and the field),\n"
     "or a report that cannot be written.\n";
@@ -76,6 +78,15 @@ int bc_cmd_merge(int argc, char **argv)
     if (status < 0) {
         fprintf(stderr, "broadcheck merge: %s\n", why);
         return BC_EXIT_USAGE;
+    }
+    if (out.summary) {
+        /* every output was written: bc_merge_reports writes all or fails */
+        const char *outputs[] = {out.json, out.junit, out.certificate}, *written[3];
+        int nwritten = 0;
+        for (int i = 0; i < 3; i++)
+            if (outputs[i])
+                written[nwritten++] = outputs[i];
+        bc_cli_print_reports(stdout, written, nwritten);
     }
     return status ? BC_EXIT_FAIL : BC_EXIT_OK;
 }

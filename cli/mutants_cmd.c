@@ -8,12 +8,10 @@
  * conformance suite is measured by the faults it finds.  --markdown writes
  * the table as docs/MUTANTS.md is made (whole or not at all).
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "broadcheck/properties.h"
 #include "cli.h"
@@ -24,7 +22,8 @@ static const char mutants_usage[] =
     "Runs the default suite against every built-in mutant (planted bugs modelled\n"
     "on real ones) and prints which property killed each, its minimal\n"
     "counterexample and the SUT calls shrinking took. --markdown FILE writes the\n"
-    "table as Markdown (docs/MUTANTS.md is this file).\n"
+    "table as Markdown (docs/MUTANTS.md is this file). --jobs J: worker threads\n"
+    "(default: the cores this process may use; the table is the same for any J).\n"
     "\n"
     "Exit codes: 0 every mutant killed; 1 a mutant survived; 2 bad usage or an\n"
     "unwritable file.\n";
@@ -62,37 +61,20 @@ static char *cell(char *buf, size_t *len, const char *text)
     return append(buf, len, "`");
 }
 
-static int write_whole(const char *path, const char *text, size_t len)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return -1;
-    int ok = fwrite(text, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 int bc_cmd_mutants(int argc, char **argv)
 {
-    int jobs = 2;
+    int jobs = bc_cli_default_jobs();
     const char *markdown = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(mutants_usage, stdout);
             return BC_EXIT_OK;
         } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
             char *end;
             long j = strtol(argv[++i], &end, 10);
-            if (*end || j < 1 || j > 256) {
-                fprintf(stderr, "broadcheck mutants: --jobs: expected 1 to 256, got '%s'\n",
-                        argv[i]);
+            if (*end || j < 1 || j > BC_MAX_JOBS) {
+                fprintf(stderr, "broadcheck mutants: --jobs: expected 1 to %d, got '%s'\n",
+                        BC_MAX_JOBS, argv[i]);
                 return BC_EXIT_USAGE;
             }
             jobs = (int)j;
@@ -159,9 +141,9 @@ int bc_cmd_mutants(int argc, char **argv)
         fprintf(stderr, "broadcheck mutants: out of memory\n");
         return BC_EXIT_USAGE;
     }
-    if (markdown && write_whole(markdown, md, len) != 0) {
-        fprintf(stderr, "broadcheck mutants: cannot write '%s': %s\n", markdown,
-                strerror(errno));
+    char why[1024];
+    if (markdown && bc_cli_write_whole(markdown, md, len, why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck mutants: --markdown: %s\n", why);
         free(md);
         return BC_EXIT_USAGE;
     }

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "broadcheck/paths.h"
+#include "broadcheck/progress.h"
 #include "broadcheck/properties.h"
 #include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
@@ -44,7 +46,8 @@ static const char run_usage[] =
     "  --seed S              the seed, an unsigned 64-bit integer (default 1)\n"
     "  --shard K/N           run only shard K of N (1 <= K <= N): case i of each\n"
     "                        cell runs on shard (i mod N) + 1\n"
-    "  --jobs J              worker threads (default 1)\n"
+    "  --jobs J              worker threads (default: the cores this process may\n"
+    "                        use; the results are the same for any J)\n"
     "  --corpus FILE         replay FILE's cases first; append new failures to it\n"
     "  --max-shrink-calls N  SUT calls one shrink may make (default 2000)\n"
     "  --whole-cells         a failing cell checks its whole budget too (by default a\n"
@@ -60,7 +63,13 @@ static const char run_usage[] =
     "  --certificate FILE    write a Markdown certificate\n"
     "                        (FILE '-' or /dev/stdout: to standard output, and the\n"
     "                        summary to standard error)\n"
-    "  --quiet               no summary on stdout\n"
+    "  --quiet               no summary on stdout, no progress on stderr\n"
+    "  --progress-interval S seconds between progress reports on stderr: on a\n"
+    "                        terminal a line redrawn in place (default 0.25),\n"
+    "                        elsewhere a plain line (default 10); 0: one per\n"
+    "                        chunk of cases. NO_COLOR=1: no color\n"
+    "\n"
+    "The summary ends with the verdict and the reports written.\n"
     "\n"
     "--time S ends the run within S seconds plus one question's --timeout-ms.\n"
     "SIGINT, SIGTERM or SIGHUP stop the run: the workers are killed, the reports and\n"
@@ -225,7 +234,7 @@ int bc_cmd_run(int argc, char **argv)
 {
     enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED,
            O_SHARD, O_JOBS, O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP,
-           O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE };
+           O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE, O_PROGRESS };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
@@ -250,9 +259,12 @@ int bc_cmd_run(int argc, char **argv)
         {"max-failures", required_argument, NULL, O_MAX_FAILURES},
         {"fail-fast", no_argument, NULL, O_FAIL_FAST},
         {"unresponsive-after", required_argument, NULL, O_UNRESPONSIVE},
+        {"progress-interval", required_argument, NULL, O_PROGRESS},
         {NULL, 0, NULL, 0},
     };
     bc_run_config cfg = bc_run_config_default();
+    cfg.jobs = bc_cli_default_jobs();
+    double progress_interval = -1; /* the mode's default */
     bc_sut_options sut_opts = bc_sut_options_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
     int quiet = 0, have_cases = 0, have_value_cases = 0, have_partial_cases = 0;
@@ -349,8 +361,9 @@ int bc_cmd_run(int argc, char **argv)
             break;
         }
         case O_JOBS:
-            if (parse_u64(optarg, 256, &v) != 0 || v == 0) {
-                fprintf(stderr, "broadcheck run: --jobs: expected 1 to 256, got '%s'\n", optarg);
+            if (parse_u64(optarg, BC_MAX_JOBS, &v) != 0 || v == 0) {
+                fprintf(stderr, "broadcheck run: --jobs: expected 1 to %d, got '%s'\n",
+                        BC_MAX_JOBS, optarg);
                 return BC_EXIT_USAGE;
             }
             cfg.jobs = (int)v;
@@ -385,6 +398,17 @@ int bc_cmd_run(int argc, char **argv)
         case O_JUNIT: junit = optarg; break;
         case O_CERT: cert = optarg; break;
         case O_QUIET: quiet = 1; break;
+        case O_PROGRESS: {
+            char *end;
+            errno = 0;
+            progress_interval = strtod(optarg, &end);
+            if (*end || errno || !(progress_interval >= 0) || progress_interval > 1e6) {
+                fprintf(stderr, "broadcheck run: --progress-interval: expected seconds >= 0, "
+                                "got '%s'\n", optarg);
+                return BC_EXIT_USAGE;
+            }
+            break;
+        }
         case O_HELP: fputs(run_usage, stdout); return BC_EXIT_OK;
         case ':':
             fprintf(stderr, "broadcheck run: option '%s' needs a value\n", argv[optind - 1]);
@@ -416,7 +440,14 @@ int bc_cmd_run(int argc, char **argv)
     cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut)
         return BC_EXIT_USAGE;
-    cfg.progress = !quiet && isatty(2);
+    bc_progress *progress = NULL;
+    if (!quiet) {
+        bc_progress_options po = bc_progress_options_for(stderr, progress_interval,
+                                                         "broadcheck run");
+        progress = bc_progress_start(&po);
+        cfg.progress = progress ? bc_progress_report : NULL;
+        cfg.progress_ctx = progress;
+    }
     cfg.interrupt = &stop_signal;
     catch_stop_signals(cfg.sut);
     /* A replay must run under the limits the failure was found under. */
@@ -431,6 +462,7 @@ int bc_cmd_run(int argc, char **argv)
     char why[1024];
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
     running_sut = NULL;
+    bc_progress_stop(progress);
     bc_sut_close(cfg.sut);
     if (!res) {
         fprintf(stderr, "broadcheck run: %s\n", why);
@@ -443,12 +475,20 @@ int bc_cmd_run(int argc, char **argv)
         const char *path;
         int (*write)(const bc_run_result *, const char *, char *, size_t);
     } reports[] = {{json, bc_report_json}, {junit, bc_report_junit}, {cert, bc_report_certificate}};
+    const char *written[3];
+    int nwritten = 0;
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
-        if (reports[i].path && reports[i].write(res, reports[i].path, why, sizeof why) != 0) {
+        if (!reports[i].path)
+            continue;
+        if (reports[i].write(res, reports[i].path, why, sizeof why) != 0) {
             fprintf(stderr, "broadcheck run: %s\n", why);
             status = BC_EXIT_USAGE;
+        } else {
+            written[nwritten++] = reports[i].path;
         }
     }
+    if (!quiet)
+        bc_cli_print_reports(summary, written, nwritten);
     if (bc_run_corpus_error(res)) {
         fprintf(stderr, "broadcheck run: %s\n", bc_run_corpus_error(res));
         status = BC_EXIT_USAGE;
@@ -553,9 +593,45 @@ int bc_cmd_replay(int argc, char **argv)
     return status;
 }
 
+static const char list_usage[] =
+    "usage: broadcheck list properties|rules|suts|paths\n"
+    "       broadcheck list suts [--sut SPEC]\n"
+    "\n"
+    "  properties  each property: what it checks, the bug it catches, its rules\n"
+    "  rules       each rule and the profiles it takes\n"
+    "  suts        the built-in SUTs, SPEC if given, and every adapter library in\n"
+    "              the folders of $BROADCHECK_ADAPTER_PATH (colon-separated), each\n"
+    "              available or not, and what it declares\n"
+    "  paths       where this broadcheck finds its own files: KIND PATH, one a line\n"
+    "              (worker, vectors, adapters, python, js, bench), installed\n"
+    "              relative to the program, else in the build tree\n"
+    "\n"
+    "Exit codes: 0 listed; 1 (paths) a file is missing, said on stderr; 2 bad usage.\n";
+
+/* broadcheck list paths: every kind of paths.h, found or not. */
+static int list_paths(void)
+{
+    int missing = 0;
+    for (int k = 0; k < BC_PATH_COUNT; k++) {
+        char path[4096], why[2048];
+        if (bc_path_find((bc_path_kind)k, NULL, path, sizeof path, why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck list paths: %s\n", why);
+            missing = 1;
+        }
+        printf("%-9s %s\n", bc_path_name((bc_path_kind)k), path);
+    }
+    return missing ? BC_EXIT_FAIL : BC_EXIT_OK;
+}
+
 int bc_cmd_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) {
+        fputs(list_usage, stdout);
+        return BC_EXIT_OK;
+    }
+    if (strcmp(what, "paths") == 0 && argc == 2)
+        return list_paths();
     if (strcmp(what, "properties") == 0) {
         int count;
         const bc_property_info *props = bc_properties(&count);
@@ -591,7 +667,8 @@ int bc_cmd_list(int argc, char **argv)
         bc_sut_list(stdout, extra, getenv("BROADCHECK_ADAPTER_PATH"), &opts);
         return BC_EXIT_OK;
     }
-    fprintf(stderr, "broadcheck list: expected 'properties', 'rules' or 'suts'%s%s%s\n",
+    fprintf(stderr, "broadcheck list: expected 'properties', 'rules', 'suts' or 'paths'%s%s%s "
+                    "(see 'broadcheck list --help')\n",
             what[0] ? ", got '" : "", what, what[0] ? "'" : "");
     return BC_EXIT_USAGE;
 }

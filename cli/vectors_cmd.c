@@ -8,12 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "broadcheck/paths.h"
 #include "broadcheck/vector.h"
 #include "cli.h"
-
-#ifndef BC_SPEC_DIR
-#define BC_SPEC_DIR "spec"
-#endif
 
 static const char vectors_usage[] =
     "usage: broadcheck vectors [PATH ...]\n"
@@ -21,7 +18,9 @@ static const char vectors_usage[] =
     "Runs every vector of each PATH (a .vec file, or a folder whose *.vec files\n"
     "are read in name order) through the reference and prints each disagreement\n"
     "or syntax error as FILE:LINE, then one summary line per file and a total.\n"
-    "With no PATH it reads " BC_SPEC_DIR "/vectors.\n"
+    "With no PATH it reads broadcheck's own vectors: PREFIX/share/broadcheck/vectors\n"
+    "once installed, spec/vectors of the source tree in a build tree ('broadcheck\n"
+    "list paths' shows which).\n"
     "\n"
     "Exit codes: 0 every vector agrees; 1 a vector disagrees; 2 a path cannot be\n"
     "read, or a file is malformed (a line with a syntax error or a NUL byte; each\n"
@@ -115,7 +114,12 @@ int bc_cmd_vectors(int argc, char **argv)
     long passed = 0, failed = 0;
     int one, unreadable = 0, malformed = 0;
     if (argc < 2) {
-        one = check_path(BC_SPEC_DIR "/vectors", &passed, &failed);
+        char dir[4096], why[1024];
+        if (bc_path_find(BC_PATH_VECTORS, NULL, dir, sizeof dir, why, sizeof why) != 0) {
+            fprintf(stderr, "broadcheck vectors: %s (give the vector files as PATH)\n", why);
+            return BC_EXIT_USAGE;
+        }
+        one = check_path(dir, &passed, &failed);
         unreadable |= one == -1, malformed |= one == -2;
     }
     for (int i = 1; i < argc; i++) {

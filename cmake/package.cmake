@@ -18,22 +18,41 @@ set_target_properties(broadcheck PROPERTIES EXPORT_NAME broadcheck)
 set_target_properties(broadcheck_wire PROPERTIES EXPORT_NAME wire)
 set_target_properties(broadcheck_guard PROPERTIES EXPORT_NAME guard)
 set_target_properties(broadcheck-worker PROPERTIES EXPORT_NAME worker)
+set_target_properties(broadcheck_adapter PROPERTIES EXPORT_NAME adapter)
 
 # broadcheck-worker goes beside broadcheck: that is where the loader looks
 # for it (isolation/sut_open.c) once installed.
 install(TARGETS broadcheck broadcheck-worker broadcheck_reference broadcheck_spec
                 broadcheck_properties broadcheck_report broadcheck_builtin_suts
-                broadcheck_isolation broadcheck_wire broadcheck_guard
+                broadcheck_isolation broadcheck_wire broadcheck_guard broadcheck_adapter
         EXPORT broadcheckTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/broadcheck
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
-# The conformance vectors, for 'broadcheck vectors <prefix>/share/broadcheck/vectors'.
+# What the installed programs read, found relative to them (paths.h): the
+# conformance vectors ('broadcheck vectors' with no path), the wire helpers
+# and workers in Python and JavaScript (an exec: worker imports bcwire from
+# here: broadcheck puts these folders on its PYTHONPATH and NODE_PATH), and
+# the NumPy side of 'broadcheck bench'.  The adapter libraries go to
+# <libdir>/broadcheck/adapters (bc_adapter_package, sut_adapters/).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/spec/vectors
         DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck
         FILES_MATCHING PATTERN "*.vec")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/sut_adapters/python/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/python
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/sut_adapters/js/bcwire.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/shapes.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/onnx_proto.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/package.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/package-lock.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/js)
+install(FILES ${PROJECT_SOURCE_DIR}/bench/numpy_bench.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/bench)
 
 install(EXPORT broadcheckTargets NAMESPACE broadcheck::
         DESTINATION ${BC_CMAKE_INSTALL_DIR})

@@ -24,7 +24,7 @@
 typedef struct isolated {
     bc_sut sut; /* first: the bc_sut * callers hold points here */
     char *name, *version, *description;
-    char **argv;
+    char **argv, **env; /* the launch's, owned */
     bc_proc_launch launch;
     int timeout_ms, start_timeout_ms;
     bc_adapter_capabilities caps;
@@ -347,6 +347,30 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
 
 /* ---- open and close ------------------------------------------------------------ */
 
+/* A copy of a NULL-terminated string vector (NULL stays NULL); *ok = 0 when
+ * out of memory. */
+static char **copy_strings(char *const *v, int *ok)
+{
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    while (v[n])
+        n++;
+    char **c = calloc(n + 1, sizeof *c);
+    *ok &= c != NULL;
+    for (size_t i = 0; c && i < n && *ok; i++)
+        *ok = (c[i] = strdup(v[i])) != NULL;
+    return c;
+}
+
+static void free_strings(char **v)
+{
+    if (v)
+        for (char **a = v; *a; a++)
+            free(*a);
+    free(v);
+}
+
 static void free_isolated(isolated *s)
 {
     for (int i = 0; i < s->nidle; i++)
@@ -356,10 +380,8 @@ static void free_isolated(isolated *s)
     for (int i = 0; i < 2; i++)
         if (s->cancel[i] >= 0)
             close(s->cancel[i]);
-    if (s->argv)
-        for (char **a = s->argv; *a; a++)
-            free(*a);
-    free(s->argv);
+    free_strings(s->argv);
+    free_strings(s->env);
     free(s->name);
     free(s->version);
     free(s->description);
@@ -377,15 +399,12 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     s->cancel[0] = s->cancel[1] = -1;
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->interrupted, 0);
-    int argc = 0;
-    while (launch->argv[argc])
-        argc++;
-    s->argv = calloc((size_t)argc + 1, sizeof *s->argv);
-    int ok = s->argv != NULL;
-    for (int i = 0; ok && i < argc; i++)
-        ok = (s->argv[i] = strdup(launch->argv[i])) != NULL;
+    int ok = 1;
+    s->argv = copy_strings(launch->argv, &ok);
+    s->env = copy_strings(launch->env, &ok);
     s->launch = *launch;
     s->launch.argv = s->argv;
+    s->launch.env = s->env;
     s->timeout_ms = opts->timeout_ms;
     /* Starting may take longer than a question (an interpreter, a big library). */
     s->start_timeout_ms = opts->timeout_ms > 10000 ? opts->timeout_ms : 10000;

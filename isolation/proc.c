@@ -97,7 +97,10 @@ static void child(const bc_proc_launch *l, pid_t harness, int in_fd, int out_fd,
     signal(SIGXFSZ, SIG_DFL); /* the harness ignores it; a worker gets the default */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    execv(l->argv[0], l->argv);
+    if (l->env)
+        execve(l->argv[0], l->argv, l->env);
+    else
+        execv(l->argv[0], l->argv);
     child_fatal(l->argv[0], errno);
     _exit(127);
 }

@@ -33,6 +33,7 @@ void bc_spawner_stop(bc_spawner *s); /* after every worker it started is gone */
 
 typedef struct bc_proc_launch {
     char *const *argv;  /* executed as is: argv[0] is a path */
+    char *const *env;   /* the worker's environment; NULL: the harness's */
     int memory_mb;      /* resident limit the harness watches; > 0 */
     int limit_after_hello; /* exec: workers: after the HELLO, limit the address space of
                               every process in the worker's group to its size then plus

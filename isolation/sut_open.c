@@ -12,11 +12,8 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "broadcheck/paths.h"
 #include "isolated.h"
-
-#ifndef BC_WORKER_BUILD_PATH
-#define BC_WORKER_BUILD_PATH "broadcheck-worker"
-#endif
 
 bc_sut_options bc_sut_options_default(void)
 {
@@ -40,43 +37,22 @@ int bc_sut_spec_is_external(const char *spec)
     return is_exec(spec) || is_library(spec);
 }
 
-/* broadcheck-worker: the option, $BROADCHECK_WORKER, the one beside the
- * running executable, or the one this build made. */
-static void worker_path(const bc_sut_options *o, char *out, size_t cap)
-{
-    const char *env = getenv("BROADCHECK_WORKER");
-    if (o->worker_path && o->worker_path[0]) {
-        snprintf(out, cap, "%s", o->worker_path);
-        return;
-    }
-    if (env && env[0]) {
-        snprintf(out, cap, "%s", env);
-        return;
-    }
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(out, cap, "%.4000s/broadcheck-worker", self);
-            if (access(out, X_OK) == 0)
-                return;
-        }
-    }
-    snprintf(out, cap, "%s", BC_WORKER_BUILD_PATH);
-}
-
 static const bc_sut *open_library(const char *spec, const bc_sut_options *o, char *why,
                                   size_t cap)
 {
-    char path[PATH_MAX], worker[PATH_MAX], mb[32];
+    char path[PATH_MAX], worker[PATH_MAX], mb[32], where[1536];
     if (!realpath(spec, path)) {
         snprintf(why, cap, "cannot load adapter %s: %s", spec, strerror(errno));
         return NULL;
     }
-    worker_path(o, worker, sizeof worker);
+    /* broadcheck-worker: the option, else as paths.h finds it */
+    if (o->worker_path && o->worker_path[0]) {
+        snprintf(worker, sizeof worker, "%s", o->worker_path);
+    } else if (bc_path_find(BC_PATH_WORKER, NULL, worker, sizeof worker, where,
+                            sizeof where) != 0) {
+        snprintf(why, cap, "cannot load adapter %.300s: %.600s (set BROADCHECK_WORKER)", spec, where);
+        return NULL;
+    }
     if (access(worker, X_OK) != 0) {
         snprintf(why, cap, "cannot load adapter %.300s: its worker program %.400s: %s (set "
                            "BROADCHECK_WORKER)", spec, worker, strerror(errno));
@@ -86,6 +62,50 @@ static const bc_sut *open_library(const char *spec, const bc_sut_options *o, cha
     char *argv[] = {worker, "--memory-mb", mb, path, NULL};
     bc_proc_launch launch = {.argv = argv, .memory_mb = o->memory_mb, .cancel_fd = -1};
     return bc_isolated_open(spec, &launch, o, why, cap);
+}
+
+/* NAME=VALUE with broadcheck's folder of kind appended to VALUE (colon
+ * separated), for the environment of an exec: worker; NULL when there is
+ * no such folder or no memory. */
+static char *helper_path_var(const char *name, bc_path_kind kind)
+{
+    char dir[PATH_MAX], why[1536];
+    if (bc_path_find(kind, NULL, dir, sizeof dir, why, sizeof why) != 0)
+        return NULL;
+    const char *old = getenv(name);
+    size_t len = strlen(name) + (old ? strlen(old) : 0) + strlen(dir) + 3;
+    char *var = malloc(len);
+    if (var)
+        snprintf(var, len, "%s=%s%s%s", name, old && old[0] ? old : "", old && old[0] ? ":" : "",
+                 dir);
+    return var;
+}
+
+/* The environment of exec: workers: the harness's, with broadcheck's wire
+ * helpers appended to PYTHONPATH (bcwire.py) and NODE_PATH (bcwire.js), so
+ * that a worker anywhere does 'import bcwire' or require('bcwire') and gets
+ * the installed copy (sut_adapters/README.md).  NULL entries are skipped;
+ * the array and its two new strings are the caller's to free. */
+static char **worker_environment(char **added)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 3, sizeof *env);
+    if (!env)
+        return NULL;
+    added[0] = helper_path_var("PYTHONPATH", BC_PATH_PYTHON);
+    added[1] = helper_path_var("NODE_PATH", BC_PATH_JS);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((added[0] && strncmp(environ[i], "PYTHONPATH=", 11) == 0) ||
+              (added[1] && strncmp(environ[i], "NODE_PATH=", 10) == 0)))
+            env[k++] = environ[i];
+    for (int a = 0; a < 2; a++)
+        if (added[a])
+            env[k++] = added[a];
+    return env;
 }
 
 /* path[cap] gets the program `word` runs: itself if it holds a '/', else
@@ -119,27 +139,40 @@ static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *
         snprintf(why, cap, "exec: needs a command, e.g. 'exec:python3 worker.py'");
         return NULL;
     }
+    char *added[2] = {NULL, NULL};
+    char **env = worker_environment(added);
+    if (!env) {
+        snprintf(why, cap, "exec: out of memory");
+        return NULL;
+    }
     wordexp_t words;
     char program[PATH_MAX];
-    const bc_sut *sut;
+    const bc_sut *sut = NULL;
+    int direct = 0;
     if (wordexp(command, &words, WRDE_NOCMD) == 0) {
         if (words.we_wordc > 0 && !strchr(words.we_wordv[0], '=') &&
             find_program(words.we_wordv[0], program, sizeof program) == 0) {
             char *word0 = words.we_wordv[0];
             words.we_wordv[0] = program;
-            bc_proc_launch launch = {.argv = words.we_wordv, .memory_mb = o->memory_mb,
-                                     .limit_after_hello = 1, .cancel_fd = -1};
+            bc_proc_launch launch = {.argv = words.we_wordv, .env = env,
+                                     .memory_mb = o->memory_mb, .limit_after_hello = 1,
+                                     .cancel_fd = -1};
             sut = bc_isolated_open(spec, &launch, o, why, cap);
             words.we_wordv[0] = word0;
-            wordfree(&words);
-            return sut;
+            direct = 1;
         }
         wordfree(&words);
     }
-    char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
-    bc_proc_launch launch = {.argv = argv, .memory_mb = o->memory_mb, .limit_after_hello = 1,
-                             .cancel_fd = -1};
-    return bc_isolated_open(spec, &launch, o, why, cap);
+    if (!direct) {
+        char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
+        bc_proc_launch launch = {.argv = argv, .env = env, .memory_mb = o->memory_mb,
+                                 .limit_after_hello = 1, .cancel_fd = -1};
+        sut = bc_isolated_open(spec, &launch, o, why, cap);
+    }
+    free(added[0]);
+    free(added[1]);
+    free(env);
+    return sut;
 }
 
 const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *why, size_t cap)

@@ -90,9 +90,9 @@ typedef struct runner {
     int cutoff; /* --max-failures: the last cell that may run */
     bc_sut_value_caps caps; /* the SUT's, for the value generators */
     unsigned partial_caps;  /* the SUT's BC_PARTIAL_*, for the partial generators */
-    /* what a progress line shows (issue 15 reads these) */
+    /* what a progress line shows */
     int64_t cases_done, failures_seen;
-    double last_progress;
+    bc_run_progress progress; /* what cfg->progress is told */
     /* stopping */
     atomic_int consecutive_faults; /* questions in a row that timed out or crashed */
     atomic_int unresponsive_events; /* times the SUT was given up on */
@@ -287,6 +287,8 @@ static void answered(void *hook, const bc_sut_answer *a)
 {
     runner *run = hook;
     const int k = run->config->unresponsive_after;
+    if (a->status == BC_SUT_UNSUPPORTED)
+        return; /* neutral: often declined by the harness from the SUT's scope, unasked */
     if (a->status != BC_SUT_INTERNAL_ERROR || a->fault == BC_SUT_FAULT_NONE) {
         atomic_store(&run->consecutive_faults, 0);
         return;
@@ -394,18 +396,39 @@ static int another_round(const runner *run)
     return 0;
 }
 
-static void progress(runner *run, int cell)
+/* The cases this shard checks of a cell of n cases: i < n with
+ * i mod shard_count == shard_index. */
+static int64_t shard_cases(const bc_run_config *cfg, int64_t n)
 {
-    double t = now_seconds();
-    if (!run->config->progress || t - run->last_progress <= 0.5)
+    int64_t count = cfg->shard_count, k = cfg->shard_index;
+    return n / count + (k < n % count ? 1 : 0);
+}
+
+/* Tells cfg->progress where the run is; under run->lock (so never from two
+ * threads at once).  shrinking: 1 when a shrink is being handed out. */
+static void report_progress(runner *run, int shrinking)
+{
+    const bc_run_config *cfg = run->config;
+    if (!cfg->progress)
         return;
-    int count;
-    const bc_property_info *props = bc_properties(&count);
-    fprintf(stderr, "\rbroadcheck: cell %d/%d (%s x %s), %lld cases, %lld failing   ", cell + 1,
-            run->ncells, bc_rule_name(run->cells[cell].rule),
-            props[run->cells[cell].property].name, (long long)run->cases_done,
-            (long long)run->failures_seen);
-    run->last_progress = t;
+    bc_run_progress *p = &run->progress;
+    p->cells = run->ncells;
+    p->cells_done = 0;
+    p->to_shrink = 0;
+    int shrinks_started = 0;
+    for (int c = 0; c < run->ncells; c++) {
+        const cell_run *cr = &run->cells[c];
+        /* no chunk in flight and none to come */
+        int all_out = cr->closed || (cfg->seconds <= 0 && cr->next_chunk * CHUNK >= cr->cases);
+        p->cells_done += all_out && cr->in_flight == 0;
+        p->to_shrink += cr->shrink != SHRINK_NONE;
+        shrinks_started += cr->shrink == SHRINK_RUNNING || cr->shrink == SHRINK_DONE;
+    }
+    p->cases = run->cases_done;
+    p->failures = run->failures_seen;
+    p->seconds = cfg->seconds;
+    p->shrinking = shrinking ? shrinks_started : 0;
+    cfg->progress(cfg->progress_ctx, p);
 }
 
 /* Takes the next piece of work: a shrink that is due, else a chunk.
@@ -463,8 +486,8 @@ static int next_item(runner *run, work_item *item)
         run->next_cell++;
         run->entering = 1;
     }
-    if (found)
-        progress(run, item->cell);
+    if (found && item->shrink)
+        report_progress(run, 1);
     pthread_mutex_unlock(&run->lock);
     return found;
 }
@@ -624,6 +647,7 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
     bc_check_ctx_release(&ctx);
     pthread_mutex_lock(&run->lock);
     chunk_done(run, r);
+    report_progress(run, 0);
     pthread_mutex_unlock(&run->lock);
 }
 
@@ -1095,6 +1119,8 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
             atomic_init(&cr->cut, 0);
         }
     run.cutoff = run.ncells - 1;
+    for (int c = 0; c < run.ncells && cfg->seconds <= 0; c++)
+        run.progress.planned += shard_cases(cfg, run.cells[c].cases);
     run.start = now_seconds();
     run.end = cfg->seconds > 0 ? run.start + cfg->seconds : INFINITY;
     if (!ok)
@@ -1114,8 +1140,6 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     }
     for (int j = 0; j < started; j++)
         pthread_join(threads[j], NULL);
-    if (cfg->progress)
-        fprintf(stderr, "\r%*s\r", 100, "");
     if (!ok || started == 0 || run.oom)
         goto oom;
     if (run.invalid_cell >= 0) {

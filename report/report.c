@@ -278,6 +278,27 @@ static totals count_totals(const bc_run_result *r)
     return t;
 }
 
+/* The run's verdict, in one place for every report that states it (the
+ * summary's last line, the certificate's heading): CERTIFIED, or NOT
+ * CERTIFIED and why.  Returns whether it certifies. */
+static int run_verdict(const bc_run_result *r, const bc_report_notes *notes, char *buf,
+                       size_t cap)
+{
+    totals t = count_totals(r);
+    int nfail = t.failed_cells > 0 ? t.failed_cells : (int)r->corpus_failed;
+    int clean = t.failed == 0 && r->corpus_failed == 0;
+    int incomplete = (notes && notes->incomplete) || run_incomplete(r);
+    if (clean && t.passed > 0 && incomplete)
+        snprintf(buf, cap, "NOT CERTIFIED: incomplete");
+    else if (clean && t.passed > 0)
+        snprintf(buf, cap, "CERTIFIED");
+    else if (clean)
+        snprintf(buf, cap, "NOT CERTIFIED: nothing was checked");
+    else
+        snprintf(buf, cap, "NOT CERTIFIED: %d failure%s", nfail, nfail == 1 ? "" : "s");
+    return clean && t.passed > 0 && !incomplete;
+}
+
 static int rule_selected(const bc_run_result *r, int rule)
 {
     for (int p = 0; p < nprops(r); p++)
@@ -467,8 +488,10 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     }
 
     totals t = count_totals(r);
-    sb_printf(b, "\n%lld passed, %lld failed, %lld unsupported\n", LL(t.passed), LL(t.failed),
-              LL(t.unsupported));
+    char run_verdict_text[64];
+    run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text);
+    sb_printf(b, "\n%lld passed, %lld failed, %lld unsupported\nverdict: %s\n", LL(t.passed),
+              LL(t.failed), LL(t.unsupported), run_verdict_text);
 }
 
 void bc_report_summary(const bc_run_result *r, FILE *out)
@@ -956,7 +979,7 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_printf(b, "- **Cases per rule x property:** %lld (shape properties), %lld (value "
                      "properties), %lld (partial properties)\n", LL(r->cases), LL(r->value_cases),
                   LL(r->partial_cases));
-    sb_printf(b, "- **Shard:** %s (0-based index / count), **jobs:** %d, **elapsed:** %.2f s\n",
+    sb_printf(b, "- **Shard:** %s (shard K of N, as `--shard K/N`), **jobs:** %d, **elapsed:** %.2f s\n",
               shard, r->jobs, r->elapsed);
     if (r->corpus_replayed > 0 || r->corpus_failed > 0)
         sb_printf(b, "- **Corpus:** %lld lines replayed, %lld failed\n", LL(r->corpus_replayed),
@@ -973,31 +996,28 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_puts(b, "\n\n");
     }
 
-    int nfail = t.failed_cells > 0 ? t.failed_cells : (int)r->corpus_failed;
-    int certified = t.failed == 0 && r->corpus_failed == 0 && t.passed > 0;
-    if (certified && notes && notes->incomplete)
-        sb_puts(b, "## Verdict: NOT CERTIFIED: incomplete\n\n"
-                   "No case failed, but part of the run is missing (see the warning above), "
+    char run_verdict_text[64];
+    int certified = run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text);
+    sb_printf(b, "## Verdict: %s\n\n", run_verdict_text);
+    if (certified)
+        sb_printf(b, "Every property passed on every rule checked (%lld cases passed in %d "
+                     "rule x property cells).\n\n",
+                  LL(t.passed), t.cells - t.unsupported_cells);
+    else if (t.failed == 0 && r->corpus_failed == 0 && t.passed > 0 && notes &&
+             notes->incomplete)
+        sb_puts(b, "No case failed, but part of the run is missing (see the warning above), "
                    "so its cases were not checked.\n\n");
-    else if (certified && run_incomplete(r)) {
-        sb_puts(b, "## Verdict: NOT CERTIFIED: incomplete\n\nNo case failed, but the run "
-                   "ended before it checked everything: ");
+    else if (t.failed == 0 && r->corpus_failed == 0 && t.passed > 0) {
+        sb_puts(b, "No case failed, but the run ended before it checked everything: ");
         md_inline(b, r->end_detail[0] ? r->end_detail : "some cells were cut short");
         sb_puts(b, " (the cells marked *not run* or *cut short* below).\n\n");
     }
-    else if (certified)
-        sb_printf(b, "## Verdict: CERTIFIED\n\nEvery property passed on every rule checked "
-                     "(%lld cases passed in %d rule x property cells).\n\n",
-                  LL(t.passed), t.cells - t.unsupported_cells);
     else if (t.failed == 0 && r->corpus_failed == 0)
-        sb_puts(b, "## Verdict: NOT CERTIFIED: nothing was checked\n\n"
-                   "No case passed: every selected cell was unsupported or empty.\n\n");
+        sb_puts(b, "No case passed: every selected cell was unsupported or empty.\n\n");
     else
-        sb_printf(b, "## Verdict: NOT CERTIFIED: %d failure%s\n\n"
-                     "%d of %d rule x property cells failed (%lld failing cases, %lld "
+        sb_printf(b, "%d of %d rule x property cells failed (%lld failing cases, %lld "
                      "passing).\n\n",
-                  nfail, nfail == 1 ? "" : "s", t.failed_cells, t.cells,
-                  LL(t.failed), LL(t.passed));
+                  t.failed_cells, t.cells, LL(t.failed), LL(t.passed));
 
     sb_printf(b, "## Replaying this run\n\n"
                  "The same broadcheck version, SUT, seed, case count (or time budget) and "

@@ -2,14 +2,16 @@
 # Certifies the real libraries (docs/CERTIFICATIONS.md), one long run each,
 # with the commands of their pages in docs/certifications/.
 #
-#   scripts/certify-libraries.sh [--time SECONDS] [--out DIR] [--build DIR] [NAME...]
+#   scripts/certify-libraries.sh [--time SECONDS] [--out DIR] [--build DIR] [--no-setup] [NAME...]
 #
 # NAME is any of: numpy pytorch onnx onnxruntime tfjs onednn xnnpack xtensor
 # eigen (default: all nine).  Each run writes DIR/NAME.json and
 # DIR/NAME-certificate.md (default DIR: certifications-out) and the summary
-# DIR/summary.md.  Run scripts/setup.sh first (it installs the libraries and
-# builds).  A library whose adapter is missing is "not available", never a
-# pass.
+# DIR/summary.md.  It first runs scripts/setup.sh, which installs the
+# libraries (Debian packages, npm) and builds build/default (--no-setup
+# skips that, for a build of your own given with --build).  A library whose
+# adapter is missing is "not available", never a pass.  While a library
+# runs, broadcheck's status line shows every 30 s (--progress-interval).
 #
 # Exit codes: 0 every library ran (certified or not: the verdicts are in the
 # summary); 2 bad usage or broadcheck not built.
@@ -19,13 +21,15 @@ cd "$(dirname "$0")/.."
 seconds=300
 out=certifications-out
 build=build/default
+setup=1
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds="${2:?--time needs seconds}"; shift 2 ;;
     --out) out="${2:?--out needs a directory}"; shift 2 ;;
     --build) build="${2:?--build needs a directory}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --no-setup) setup=0; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "certify-libraries: unknown option '$1'" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -35,6 +39,10 @@ case "$seconds" in ''|*[!0-9]*|0) echo "certify-libraries: --time: expected whol
 
 B="$build/broadcheck"
 L="$build/sut_adapters/libraries"
+if [ "$setup" = 1 ]; then
+  echo "certify-libraries: scripts/setup.sh (the libraries, then build/default)"
+  scripts/setup.sh || { echo "certify-libraries: scripts/setup.sh failed" >&2; exit 2; }
+fi
 if [ ! -x "$B" ]; then
   echo "certify-libraries: $B not found: run scripts/setup.sh (or cmake --workflow --preset default) first" >&2
   exit 2
@@ -89,8 +97,13 @@ for n in "${names[@]}"; do
     continue
   fi
   start=$(date +%s)
-  "$B" "${args[@]}" > "$out/$n.log" 2>&1
-  rc=$?
+  # the summary to the log; stderr (the status line every 30 s, errors) to
+  # the log and the terminal
+  : > "$out/$n.log"
+  exec 3>> "$out/$n.log"
+  "$B" "${args[@]}" --progress-interval 30 2>&1 >&3 | tee -a "$out/$n.log" >&2
+  rc=${PIPESTATUS[0]}
+  exec 3>&-
   took=$(( $(date +%s) - start ))
   case $rc in
     0) verdict="certified" ;;

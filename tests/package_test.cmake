@@ -42,9 +42,10 @@ step("configure the external project"
      -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_PREFIX_PATH=${prefix})
 step("build the external project" ${CMAKE_COMMAND} --build ${ext_build})
 step("ctest in the external project"
-     ${CMAKE_CTEST_COMMAND} --test-dir ${ext_build} --output-on-failure)
+     ${CMAKE_CTEST_COMMAND} --test-dir ${ext_build} --output-on-failure -LE expected-failure)
 foreach(report external.reference.junit.xml external.reference.json check_run.json check_run.xml
-               external.my-adapter.junit.xml external.my-adapter.json)
+               external.my-adapter.junit.xml external.my-adapter.json
+               external.options.certificate.md certs/reference.md)
   if(NOT EXISTS ${ext_build}/${report})
     message(FATAL_ERROR "package test: broadcheck_add_conformance_test wrote no ${ext_build}/${report}")
   endif()
@@ -84,3 +85,63 @@ endforeach()
 step("run the pkg-config build of check_infer" ${WORK_DIR}/check_infer_pc)
 step("run the pkg-config build of check_run"
      ${WORK_DIR}/check_run_pc ${WORK_DIR}/check_run_pc.json ${WORK_DIR}/check_run_pc.xml)
+
+# broadcheck_add_conformance_test's options reach 'broadcheck run' and CTest.
+step("ctest --show-only=json-v1" ${CMAKE_CTEST_COMMAND} --test-dir ${ext_build} --show-only=json-v1)
+set(tests_json "${step_output}")
+string(JSON ntests LENGTH "${tests_json}" tests)
+math(EXPR last "${ntests} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${tests_json}" tests ${i} name)
+  string(JSON command GET "${tests_json}" tests ${i} command)
+  set(props "")
+  string(JSON nprops LENGTH "${tests_json}" tests ${i} properties)
+  math(EXPR plast "${nprops} - 1")
+  foreach(k RANGE ${plast})
+    string(JSON pname GET "${tests_json}" tests ${i} properties ${k} name)
+    string(JSON pvalue GET "${tests_json}" tests ${i} properties ${k} value)
+    string(APPEND props "${pname}=${pvalue}\n")
+  endforeach()
+  set(command_of_${name} "${command}")
+  set(props_of_${name} "${props}")
+endforeach()
+foreach(want "\"--value-cases\",\"20\"" "\"--timeout-ms\",\"4000\"" "\"--memory-mb\",\"512\""
+             "\"--seed\",\"3\"" "\"--jobs\",\"2\"" "\"--certificate\",\"[^\"]*/external.options.certificate.md\"")
+  string(REGEX REPLACE "[ \n]" "" flat "${command_of_external.options}")
+  if(NOT flat MATCHES "${want}")
+    message(FATAL_ERROR "package test: external.options's command lacks ${want}:\n${command_of_external.options}")
+  endif()
+endforeach()
+foreach(want "TIMEOUT=900" "ENVIRONMENT=.*MYLIB_MODE=strict.*MYLIB_TRACE=0")
+  if(NOT props_of_external.options MATCHES "${want}")
+    message(FATAL_ERROR "package test: external.options's CTest properties lack ${want}:\n${props_of_external.options}")
+  endif()
+endforeach()
+string(REGEX REPLACE "[ \n]" "" flat "${command_of_external.manifest}")
+if(NOT flat MATCHES "\"--manifest\",\"[^\"]*/known.manifest\"")
+  message(FATAL_ERROR "package test: MANIFEST does not pass --manifest:\n${command_of_external.manifest}")
+endif()
+# A test without --quiet: the report's value_cases is VALUE_CASES's.
+file(READ ${ext_build}/external.options.json report)
+string(JSON value_cases GET "${report}" config value_cases)
+if(NOT value_cases EQUAL 20)
+  message(FATAL_ERROR "package test: external.options ran with value_cases ${value_cases}, not 20")
+endif()
+
+# A failing conformance test shows, under --output-on-failure, the minimal
+# case and the replay line that reproduces it (no --quiet baked in).
+execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${ext_build} --output-on-failure
+                        -L expected-failure
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "package test: the mutant's conformance test passed:\n${out}")
+endif()
+foreach(want "FAIL shape-differential on numpy" "minimal:  numpy "
+             "replay:   broadcheck replay --sut mutant:max-dim --property shape-differential"
+             "verdict: NOT CERTIFIED")
+  string(FIND "${out}" "${want}" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "package test: ctest --output-on-failure does not show '${want}':\n${out}")
+  endif()
+endforeach()
+message(STATUS "package test: a failing conformance test shows its minimal case and replay line")

@@ -289,6 +289,7 @@ static const char *expand(const char *arg, char *buf, size_t cap)
 
 static char *read_file(const char *path, size_t *len)
 {
+    *len = 0; /* also when the file cannot be read */
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;

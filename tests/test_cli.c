@@ -2,6 +2,8 @@
  * The broadcheck command line, run as a user runs it: exit codes, what goes
  * to stdout and stderr, and that every message names what was wrong.
  */
+#include <fcntl.h>
+#include <pty.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,9 +35,29 @@ static void read_all(int fd, char *buf, size_t cap)
     buf[n] = '\0';
 }
 
+/* Drops the progress lines a run prints on stderr off a terminal every 10 s
+ * (a slow machine may take that long): what the table checks on stderr is
+ * the rest. */
+static void strip_progress(char *err)
+{
+    char *out = err;
+    for (char *line = err; *line;) {
+        char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+        int progress = strncmp(line, "broadcheck run: ", 16) == 0 && strstr(line, " cells, ") &&
+                       strstr(line, " cells, ") < line + n;
+        if (!progress) {
+            memmove(out, line, n);
+            out += n;
+        }
+        line += n;
+    }
+    *out = '\0';
+}
+
 /* Runs broadcheck with args (NULL-terminated); output beyond the buffers is
- * dropped, which no case here comes near. */
-static void run(run_result *r, const char *const *args)
+ * dropped, which no case here comes near.  Its stderr as it is. */
+static void run_raw(run_result *r, const char *const *args)
 {
     char *argv[160];
     int argc = 0;
@@ -66,6 +88,13 @@ static void run(run_result *r, const char *const *args)
     close(err_fd);
     unlink(out_path);
     unlink(err_path);
+}
+
+/* run_raw, without the progress lines on stderr. */
+static void run(run_result *r, const char *const *args)
+{
+    run_raw(r, args);
+    strip_progress(r->err);
 }
 
 typedef struct cli_case {
@@ -142,6 +171,16 @@ static const cli_case shape_cases[] = {
     {{"run", "--shard", "3/2"}, 2, "", "1 <= K <= N", NULL},
     {{"run", "--seed", "-4"}, 2, "", "--seed: expected an unsigned", NULL},
     {{"run", "--jobs", "0"}, 2, "", "--jobs: expected 1 to 256", NULL},
+    {{"run", "--progress-interval", "-1"}, 2, "", "--progress-interval: expected seconds >= 0", NULL},
+    {{"run", "--progress-interval", "soon"}, 2, "", "got 'soon'", NULL},
+    /* the summary ends with the verdict and the reports written */
+    {{"run", "--cases", "100", "--rule", "none"}, 0, NULL, NULL,
+     "passed, 0 failed, 0 unsupported\nverdict: CERTIFIED\nreports: none written"},
+    {{"run", "--sut", "mutant:max-dim", "--cases", "300", "--rule", "numpy", "--property",
+      "shape-differential"}, 1, NULL, NULL, "\nverdict: NOT CERTIFIED: 1 failure\nreports: none"},
+    /* --quiet: nothing on stdout or stderr, however often progress is due */
+    {{"run", "--cases", "3000", "--rule", "numpy", "--quiet", "--progress-interval", "0"}, 0, "",
+     NULL, NULL},
     {{"run", "--cases", "10", "--json", "/nonexistent/dir/r.json", "--quiet"}, 2, "",
      "/nonexistent/dir/r.json", NULL},
     {{"replay", "--sut", "mutant:max-dim", "--property", "shape-differential", "numpy [1] [0]"}, 1,
@@ -191,7 +230,22 @@ static const cli_case shape_cases[] = {
     {{"list", "properties"}, 0, NULL, NULL, "value-differential (differential, values)"},
     {{"list", "suts"}, 0, NULL, NULL, "mutant:zero-wildcard"},
     {{"list", "rules"}, 0, NULL, NULL, "pdpd profiles: openvino-doc, openvino-shape-inference, paddle"},
-    {{"list", "colors"}, 2, "", "expected 'properties', 'rules' or 'suts', got 'colors'", NULL},
+    {{"list", "colors"}, 2, "", "expected 'properties', 'rules', 'suts' or 'paths', got 'colors'",
+     NULL},
+    {{"list"}, 2, "", "(see 'broadcheck list --help')", NULL},
+    {{"list", "paths"}, 0, NULL, NULL, "\nvectors   /"},
+    /* every subcommand's --help exits 0 and says its usage on stdout */
+    {{"run", "--help"}, 0, NULL, NULL, "usage: broadcheck run"},
+    {{"replay", "--help"}, 0, NULL, NULL, "usage: broadcheck replay"},
+    {{"merge", "--help"}, 0, NULL, NULL, "usage: broadcheck merge"},
+    {{"list", "--help"}, 0, NULL, NULL, "usage: broadcheck list"},
+    {{"mutants", "--help"}, 0, NULL, NULL, "usage: broadcheck mutants"},
+    {{"bench", "--help"}, 0, NULL, NULL, "usage: broadcheck bench"},
+    {{"mutants", "-h"}, 0, NULL, NULL, "usage: broadcheck mutants"},
+    {{"list", "-h"}, 0, NULL, NULL, "usage: broadcheck list"},
+    /* one spelling: --json takes a file everywhere */
+    {{"bench", "--json"}, 2, "", "unknown or incomplete option '--json'", NULL},
+    {{"--version"}, 0, NULL, NULL, " (commit "},
 };
 
 static void test_shape_table(void **state)
@@ -254,11 +308,139 @@ static void test_vectors_command(void **state)
     free(r);
 }
 
+/* Off a terminal, --progress-interval 0 prints a plain status line after
+ * every chunk of 2048 cases (one job: in order), then one per shrink. */
+static void test_progress_off_a_terminal(void **state)
+{
+    (void)state;
+    const char *args[] = {"run", "--rule", "numpy", "--property", "shape-differential",
+                          "--cases", "5000", "--jobs", "1", "--progress-interval", "0", NULL};
+    run_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    run_raw(r, args);
+    assert_int_equal(r->status, 0);
+    const char *err = r->err;
+    const char *want[] = {
+        "broadcheck run: 0/1 cells, 2048/5000 cases, 0 failing, ",
+        "broadcheck run: 0/1 cells, 4096/5000 cases, 0 failing, ",
+        "broadcheck run: 1/1 cells, 5000/5000 cases, 0 failing, ",
+    };
+    const char *line = err;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (strncmp(line, want[i], strlen(want[i])) != 0)
+            fail_msg("progress line %zu is not '%s...':\n%s", i + 1, want[i], err);
+        const char *end = strchr(line, '\n');
+        assert_non_null(end);
+        if (!strstr(line, " elapsed, ETA ") || strstr(line, " elapsed, ETA ") > end ||
+            memchr(line, '\r', (size_t)(end - line)) || memchr(line, '\033', (size_t)(end - line)))
+            fail_msg("progress line %zu is not plain, or has no ETA:\n%s", i + 1, err);
+        line = end + 1;
+    }
+    if (*line)
+        fail_msg("more than three progress lines:\n%s", err);
+    free(r);
+}
+
+/* On a terminal: one line redrawn in place, the failures in red unless
+ * NO_COLOR is set, cleared at the end.  Returns what the terminal got. */
+static char *run_on_terminal(int no_color)
+{
+    int master, slave;
+    assert_int_equal(openpty(&master, &slave, NULL, NULL, NULL), 0);
+    char *argv[] = {(char *)BC_CLI_PATH, "run", "--sut", "mutant:max-dim", "--rule", "numpy",
+                    "--property", "shape-differential", "--cases", "5000", "--jobs", "1",
+                    "--whole-cells", "--progress-interval", "0", NULL};
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 1);
+        dup2(slave, 2);
+        close(master);
+        setenv("TERM", "xterm", 1);
+        if (no_color)
+            setenv("NO_COLOR", "1", 1);
+        else
+            unsetenv("NO_COLOR");
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(slave);
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    ssize_t got;
+    /* until every copy of the slave is closed (EIO): the child has ended */
+    while (n < cap - 1 && (got = read(master, text + n, cap - 1 - n)) > 0)
+        n += (size_t)got;
+    text[n] = '\0';
+    close(master);
+    int wstatus;
+    assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+    assert_true(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 1);
+    return text;
+}
+
+static void test_progress_on_a_terminal(void **state)
+{
+    (void)state;
+    char *text = run_on_terminal(0);
+    if (!strstr(text, "\rbroadcheck run: 1/1 cells, 5000/5000 cases, ") ||
+        !strstr(text, "shrinking failing cell 1 of 1") || strchr(text, '\n'))
+        fail_msg("no live line redrawn in place:\n%s", text);
+    if (!strstr(text, "\033[31m") || !strstr(text, "\033[0m"))
+        fail_msg("the failures are not in red:\n%s", text);
+    /* cleared at the end: spaces over the line, back to its start */
+    size_t len = strlen(text);
+    if (len < 3 || text[len - 1] != '\r' || text[len - 2] != ' ')
+        fail_msg("the live line is not cleared at the end:\n%s", text);
+    free(text);
+    text = run_on_terminal(1);
+    if (strchr(text, '\033') || !strstr(text, " failing, "))
+        fail_msg("NO_COLOR=1, yet escape sequences (or no line):\n%s", text);
+    free(text);
+}
+
+/* bench --json FILE: the text on stdout as without it, the JSON in FILE. */
+static void test_bench_json_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/bc_cli_bench_XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bench.json", dir);
+    const char *args[] = {"bench", "--pattern", "tiny", "--repeat", "1", "--python",
+                          "/nonexistent/python3", "--json", path, NULL};
+    run_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    run(r, args);
+    if (r->status != 0 || !strstr(r->out, "broadcheck bench: fast engine"))
+        fail_msg("bench --json FILE: exit %d\n%s%s", r->status, r->out, r->err);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char json[4096] = "";
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    json[n] = '\0';
+    fclose(f);
+    if (strncmp(json, "{\"statistic\": \"median\"", 22) != 0 || !strstr(json, "\"name\": \"tiny\""))
+        fail_msg("bench --json FILE wrote:\n%s", json);
+    unlink(path);
+    /* an unwritable FILE: exit 2, nothing left behind */
+    snprintf(path, sizeof path, "%s/no-dir/bench.json", dir);
+    run(r, args);
+    if (r->status != 2 || !strstr(r->err, "--json: cannot write"))
+        fail_msg("bench --json into a missing folder: exit %d\n%s", r->status, r->err);
+    rmdir(dir);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_table),
         cmocka_unit_test(test_vectors_command),
+        cmocka_unit_test(test_progress_off_a_terminal),
+        cmocka_unit_test(test_progress_on_a_terminal),
+        cmocka_unit_test(test_bench_json_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

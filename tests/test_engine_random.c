@@ -8,7 +8,7 @@
  * view left untouched.
  *
  * Cases (default 100000) and seed come from argv[1] / argv[2] or the
- * environment (BC_RANDOM_CASES, BC_RANDOM_SEED); BC_RANDOM_ONLY=N runs case N
+ * environment (BROADCHECK_RANDOM_CASES, BROADCHECK_RANDOM_SEED); BROADCHECK_RANDOM_ONLY=N runs case N
  * alone.  Each case has its own generator state derived from (seed, N), so a
  * failure names the command that replays exactly that case.
  */
@@ -522,7 +522,7 @@ static void test_fast_equals_naive(void **state)
         if (k0 != BC_OK || k1 != BC_OK) {
             describe(&c, layouts, index);
             fail_msg("seed 0x%llx case %ld refused (naive: %s, fast: %s)\n  rerun: "
-                     "BC_RANDOM_SEED=0x%llx BC_RANDOM_ONLY=%ld", (unsigned long long)g_seed,
+                     "BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld", (unsigned long long)g_seed,
                      index, k0 ? e0.message : "ok", k1 ? e1.message : "ok",
                      (unsigned long long)g_seed, index);
         }
@@ -534,7 +534,7 @@ static void test_fast_equals_naive(void **state)
                 off++;
             describe(&c, layouts, index);
             fail_msg("seed 0x%llx case %ld: fast differs from naive in buffer %d at byte %zu "
-                     "(naive %02x, fast %02x)\n  rerun: BC_RANDOM_SEED=0x%llx BC_RANDOM_ONLY=%ld",
+                     "(naive %02x, fast %02x)\n  rerun: BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld",
                      (unsigned long long)g_seed, index, b, off, (unsigned char)bufs[0][b][off],
                      (unsigned char)bufs[1][b][off], (unsigned long long)g_seed, index);
         }
@@ -560,11 +560,11 @@ static void test_fast_equals_naive(void **state)
 int main(int argc, char **argv)
 {
     const char *v;
-    if ((v = getenv("BC_RANDOM_CASES")))
+    if ((v = getenv("BROADCHECK_RANDOM_CASES")))
         g_cases = strtol(v, NULL, 0);
-    if ((v = getenv("BC_RANDOM_SEED")))
+    if ((v = getenv("BROADCHECK_RANDOM_SEED")))
         g_seed = strtoull(v, NULL, 0);
-    if ((v = getenv("BC_RANDOM_ONLY")))
+    if ((v = getenv("BROADCHECK_RANDOM_ONLY")))
         g_only = strtol(v, NULL, 0);
     if (argc > 1)
         g_cases = strtol(argv[1], NULL, 0);

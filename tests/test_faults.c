@@ -535,7 +535,7 @@ static int count_lines(const char *path)
 
 /* --time against a SUT that never answers: every question takes a whole
  * --timeout-ms, so a run bounded by --time asks at most time/timeout + 1
- * questions (the old runner asked a chunk of 2,048 in every cell: --time 2
+ * questions per job (--jobs 1 here) (the old runner asked a chunk of 2,048 in every cell: --time 2
  * --timeout-ms 50 ran 109 s).  A count, not a clock: a slow machine only
  * asks fewer. */
 static void test_time_bounds_a_dead_sut(void **state)
@@ -546,7 +546,8 @@ static void test_time_bounds_a_dead_sut(void **state)
     char worker[1024];
     snprintf(worker, sizeof worker, "--never --log %s", log);
     const char *args[] = {"run", "--sut", hostile(worker), "--time", "3", "--timeout-ms", "500",
-                          "--unresponsive-after", "0", "--quiet", "--json", report, NULL};
+                          "--unresponsive-after", "0", "--jobs", "1", "--quiet", "--json",
+                          report, NULL};
     bc_spawned r;
     run_cli(&r, 1, args, NULL);
     bc_spawned_free(&r);
@@ -573,8 +574,8 @@ static void test_dead_sut_ends_as_unresponsive(void **state)
     unlink(log);
     char worker[1024];
     snprintf(worker, sizeof worker, "--never --log %s", log);
-    const char *args[] = {"run", "--sut", hostile(worker), "--time", "300", "--json", report,
-                          "--certificate", cert, NULL};
+    const char *args[] = {"run", "--sut", hostile(worker), "--time", "300", "--jobs", "1",
+                          "--json", report, "--certificate", cert, NULL};
     bc_spawned r;
     run_cli(&r, 1, args, NULL);
     if (!strstr(r.out, "ENDED EARLY: the SUT stopped answering"))

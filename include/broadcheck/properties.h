@@ -41,6 +41,23 @@ int bc_property_from_name(const char *name); /* index, or -1 */
 
 /* ---- running ---------------------------------------------------------- */
 
+/* Where a run is, as it goes: what a progress line shows (progress.h). */
+typedef struct bc_run_progress {
+    int cells;         /* rule x property cells selected */
+    int cells_done;    /* cells whose cases are all checked */
+    int64_t cases;     /* cases checked so far (passed, failed or unsupported) */
+    int64_t planned;   /* cases the run checks in all (under --time: 0, unknown) */
+    int64_t failures;  /* failing cases so far */
+    double seconds;    /* the --time budget; 0 under --cases */
+    int shrinking;     /* 0 while checking; then k: shrinking failing cell k of to_shrink */
+    int to_shrink;
+} bc_run_progress;
+
+/* Called by the runner as it hands out each chunk of cases or shrink,
+ * from a worker thread, never by two threads at once; it must return
+ * quickly (it holds up the workers). */
+typedef void (*bc_run_progress_fn)(void *ctx, const bc_run_progress *progress);
+
 typedef struct bc_run_config {
     const bc_sut *sut;        /* required */
     unsigned rules;           /* bit per bc_rule; 0 = all */
@@ -54,7 +71,8 @@ typedef struct bc_run_config {
     int jobs;                 /* worker threads (>= 1) */
     int max_shrink_calls;     /* SUT calls a shrink may make */
     const char *corpus_path;  /* NULL: no corpus; else replayed first, failures appended */
-    int progress;             /* 1: a progress line on stderr */
+    bc_run_progress_fn progress; /* NULL: none */
+    void *progress_ctx;          /* its first argument */
     int64_t partial_cases;    /* per cell of a partial property (RULES.md §14) */
     /* Stopping early (docs/PROPERTIES.md, "When a run stops"): */
     int whole_cells;          /* 0: a cell stops at its first failing case (its counts are
