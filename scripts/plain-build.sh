@@ -13,17 +13,17 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 cc=$1
 type=${2:-Release}
+compilers=(CC="$cc")
 case $cc in
-  gcc) cxx=g++ ;;
-  clang) cxx=clang++ ;;
-  *) cxx= ;;
+  gcc) compilers+=(CXX=g++) ;;
+  clang) compilers+=(CXX=clang++) ;;
 esac
 dir=build/plain-$(basename "$cc")-$type
 log=$dir.log
 mkdir -p build
 # the command of the README, with the compiler chosen through CC/CXX
-if ! CC=$cc ${cxx:+CXX=$cxx} cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" > "$log" 2>&1 ||
-   ! cmake --build "$dir" --parallel >> "$log" 2>&1; then
+if ! env "${compilers[@]}" cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" > "$log" 2>&1 ||
+   ! cmake --build "$dir" --parallel "$(nproc)" >> "$log" 2>&1; then
   tail -n 60 "$log" >&2
   echo "plain-build: $cc $type: the build failed (log: $log)" >&2
   exit 1
