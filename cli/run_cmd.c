@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "broadcheck/manifest.h"
 #include "broadcheck/paths.h"
 #include "broadcheck/progress.h"
 #include "broadcheck/properties.h"
@@ -58,6 +59,13 @@ static const char run_usage[] =
     "  --unresponsive-after K  after K questions in a row that timed out or crashed,\n"
     "                        the cells in progress end as 'SUT unresponsive'; one more\n"
     "                        such question ends the run (default 5; 0: never)\n"
+    "  --manifest FILE       the SUT's manifest (docs/MANIFEST.md): its declared name,\n"
+    "                        version and scope (checked against the SUT's own), and\n"
+    "                        its known divergences: each case replayed after the\n"
+    "                        run (XFAIL if it fails, XPASS if it passes), and a\n"
+    "                        failure it explains is known, not a divergence\n"
+    "  --strict              a known divergence whose case passes (XPASS) fails the\n"
+    "                        run (default: a warning)\n"
     "  --json FILE           write the JSON report (docs/REPORTS.md)\n"
     "  --junit FILE          write JUnit XML, one testcase per rule x property\n"
     "  --certificate FILE    write a Markdown certificate\n"
@@ -76,8 +84,13 @@ static const char run_usage[] =
     "the corpus get what was found so far, marked interrupted (a second signal ends\n"
     "broadcheck at once).\n"
     "\n"
-    "Exit codes: 0 every property passed; 1 a property failed; 2 bad usage or an\n"
-    "environment error (unreadable corpus, unwritable report or corpus); 128+N\n"
+    "Verdicts: CONFORMS (every checked cell passes), CONFORMS WITH KNOWN\n"
+    "DIVERGENCES (every failure is a --manifest's known divergence), DIVERGES (a\n"
+    "new failure, or an XPASS under --strict).\n"
+    "\n"
+    "Exit codes: 0 the SUT conforms (with known divergences or not); 1 it diverges;\n"
+    "2 bad usage or an environment error (unreadable corpus or manifest, a manifest\n"
+    "whose scope disagrees with the SUT's, unwritable report or corpus); 128+N\n"
     "stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the reports written.\n";
 
 static const char replay_usage[] =
@@ -234,7 +247,8 @@ int bc_cmd_run(int argc, char **argv)
 {
     enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED,
            O_SHARD, O_JOBS, O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP,
-           O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE, O_PROGRESS };
+           O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE, O_PROGRESS,
+           O_MANIFEST, O_STRICT };
     static const struct option options[] = {
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
@@ -260,6 +274,8 @@ int bc_cmd_run(int argc, char **argv)
         {"fail-fast", no_argument, NULL, O_FAIL_FAST},
         {"unresponsive-after", required_argument, NULL, O_UNRESPONSIVE},
         {"progress-interval", required_argument, NULL, O_PROGRESS},
+        {"manifest", required_argument, NULL, O_MANIFEST},
+        {"strict", no_argument, NULL, O_STRICT},
         {NULL, 0, NULL, 0},
     };
     bc_run_config cfg = bc_run_config_default();
@@ -267,6 +283,7 @@ int bc_cmd_run(int argc, char **argv)
     double progress_interval = -1; /* the mode's default */
     bc_sut_options sut_opts = bc_sut_options_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
+    const char *manifest_path = NULL;
     int quiet = 0, have_cases = 0, have_value_cases = 0, have_partial_cases = 0;
     uint64_t v;
     int c;
@@ -394,6 +411,8 @@ int bc_cmd_run(int argc, char **argv)
             }
             cfg.unresponsive_after = (int)v;
             break;
+        case O_MANIFEST: manifest_path = optarg; break;
+        case O_STRICT: cfg.strict = 1; break;
         case O_JSON: json = optarg; break;
         case O_JUNIT: junit = optarg; break;
         case O_CERT: cert = optarg; break;
@@ -437,9 +456,30 @@ int bc_cmd_run(int argc, char **argv)
      * goes to standard error then. */
     FILE *summary = bc_output_is_stdout(json) || bc_output_is_stdout(junit) ||
                             bc_output_is_stdout(cert) ? stderr : stdout;
+    bc_manifest *manifest = NULL;
+    char why[1024];
+    if (manifest_path) {
+        manifest = bc_manifest_load(manifest_path, why, sizeof why);
+        if (!manifest) {
+            fprintf(stderr, "broadcheck run: --manifest: %s\n", why);
+            return BC_EXIT_USAGE;
+        }
+        cfg.known = bc_manifest_known(manifest, &cfg.nknown);
+        cfg.manifest_path = manifest_path;
+        cfg.declared_name = bc_manifest_name(manifest);
+        cfg.declared_version = bc_manifest_version(manifest);
+    }
     cfg.sut = find_sut(sut_name, &sut_opts);
-    if (!cfg.sut)
+    if (!cfg.sut) {
+        bc_manifest_free(manifest);
         return BC_EXIT_USAGE;
+    }
+    if (manifest && bc_manifest_check_sut(manifest, cfg.sut, why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck run: --manifest '%s': %s\n", manifest_path, why);
+        bc_sut_close(cfg.sut);
+        bc_manifest_free(manifest);
+        return BC_EXIT_USAGE;
+    }
     bc_progress *progress = NULL;
     if (!quiet) {
         bc_progress_options po = bc_progress_options_for(stderr, progress_interval,
@@ -459,11 +499,11 @@ int bc_cmd_run(int argc, char **argv)
         snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args), "%s--memory-mb %d",
                  sut_args[0] ? " " : "", sut_opts.memory_mb);
     cfg.sut_args = sut_args;
-    char why[1024];
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
     running_sut = NULL;
     bc_progress_stop(progress);
     bc_sut_close(cfg.sut);
+    bc_manifest_free(manifest); /* the result holds copies */
     if (!res) {
         fprintf(stderr, "broadcheck run: %s\n", why);
         return BC_EXIT_USAGE;

@@ -80,6 +80,7 @@ int bc_run_end_from_name(const char *name);
 typedef struct bc_cell {
     int selected;        /* the run checks this rule x property */
     int64_t passed, failed, unsupported;
+    int64_t known_failed; /* failing cases within a known divergence's reach (not in failed) */
     int failure;         /* index into failures[], or -1 */
     bc_cell_end end;
 } bc_cell;
@@ -111,7 +112,34 @@ typedef struct bc_failure {
     int flaky;             /* the case passed when checked again */
     char first_detail[512]; /* what the first check of the original case showed */
     int64_t corpus_line;   /* for a corpus failure: its line number (1-based); else -1 */
+    int known;             /* -1, or the index of the known divergence that explains it */
 } bc_failure;
+
+/* A known divergence of the run (bc_run_config.known), with its outcome;
+ * every string owned (strdup). */
+typedef struct bc_known_result {
+    char *id, *property, *vector, *link, *note, *reach_rules, *reach_ops, *reach_dtypes,
+        *reach_detail;
+    char klass;
+    int reach;
+    void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
+    bc_known_status status;
+    char detail[512];
+    int explained;      /* shrunk failures it explains */
+    int64_t reach_hits; /* failing cases within its reach, counted as checked */
+} bc_known_result;
+
+/* Copies entries into res->known (0, or -1 out of memory); matches res's
+ * failures against them; replays each one this shard owns (known.c). */
+int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n);
+int bc_known_match(bc_run_result *res);
+/* The known divergence whose reach holds failing case `line` of property
+ * (its detail as checked), or -1.  Safe from any thread. */
+int bc_known_reach(const bc_run_result *res, int property, const char *line, const char *detail);
+void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *), void *stop_ctx);
+void bc_known_free(bc_run_result *res);
+/* Compiles k->reach_detail into k->detail_regex: 0, or -1 (a bad expression). */
+int bc_known_compile(bc_known_result *k);
 
 struct bc_run_result {
     char broadcheck_version[32];
@@ -139,6 +167,12 @@ struct bc_run_result {
     int signal;              /* with BC_RUN_INTERRUPTED: the signal */
     int max_failures;        /* as configured (0: no limit) */
     int whole_cells;         /* 1: no per-cell stop (--whole-cells) */
+    int nknown;
+    bc_known_result *known;  /* the manifest's known divergences, with outcomes */
+    int strict;              /* --strict: an XPASS fails the run */
+    char manifest_path[512]; /* "" or the manifest's file */
+    char declared_name[128]; /* "" or the manifest's name and version */
+    char declared_version[128];
 };
 
 /* Writes len bytes to fd, retrying short writes and EINTR (file_io.c).

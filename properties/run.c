@@ -41,6 +41,8 @@ typedef struct chunk_result {
     int cell;
     int64_t chunk;
     int64_t passed, failed, unsupported;
+    int64_t known_failed;  /* failing cases within a known divergence's reach (not in failed) */
+    int64_t *reach_hits;   /* per known divergence (NULL: none yet) */
     int64_t first_failure; /* its lowest failing case id, or -1 */
     char first_detail[512];
     int64_t coverage[BC_COV_COUNT];
@@ -65,7 +67,7 @@ typedef struct cell_run {
     atomic_int cut;     /* its chunks stop now */
     /* folded, in chunk order */
     int64_t folded;
-    int64_t passed, failed, unsupported, first_failure;
+    int64_t passed, failed, unsupported, first_failure, known_failed;
     char first_detail[512];
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
@@ -499,6 +501,9 @@ static void fold(runner *run, cell_run *cr, const chunk_result *r)
     cr->passed += r->passed;
     cr->failed += r->failed;
     cr->unsupported += r->unsupported;
+    cr->known_failed += r->known_failed;
+    for (int i = 0; r->reach_hits && i < run->res->nknown; i++)
+        run->res->known[i].reach_hits += r->reach_hits[i];
     for (int k = 0; k < BC_COV_COUNT; k++)
         cr->coverage[k] += r->coverage[k];
     for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
@@ -517,6 +522,13 @@ static void fold(runner *run, cell_run *cr, const chunk_result *r)
     }
 }
 
+static void free_chunk(chunk_result *r)
+{
+    if (r)
+        free(r->reach_hits);
+    free(r);
+}
+
 /* Under the lock: a chunk is done.  It is folded if every chunk before it
  * is, then so are the pending ones it was holding up; a chunk past the
  * cell's first failure is dropped. */
@@ -526,13 +538,13 @@ static void chunk_done(runner *run, chunk_result *r)
     cell_run *cr = &run->cells[r_cell];
     cr->in_flight--;
     cr->chunks_done++;
-    cr->checked += r->passed + r->failed;
-    run->cases_done += r->passed + r->failed + r->unsupported;
+    cr->checked += r->passed + r->failed + r->known_failed;
+    run->cases_done += r->passed + r->failed + r->unsupported + r->known_failed;
     run->failures_seen += r->failed;
     if (r->first_failure >= 0)
         update_cutoff(run);
     if (!run->config->whole_cells && r->chunk > atomic_load(&cr->stop_chunk)) {
-        free(r);
+        free_chunk(r);
         return;
     }
     if (r->chunk != cr->folded) {
@@ -542,7 +554,7 @@ static void chunk_done(runner *run, chunk_result *r)
             if (!grown) {
                 run->oom = 1;
                 halt(run, BC_RUN_INTERRUPTED);
-                free(r);
+                free_chunk(r);
                 return;
             }
             run->pending = grown;
@@ -552,7 +564,7 @@ static void chunk_done(runner *run, chunk_result *r)
         return;
     }
     fold(run, cr, r);
-    free(r);
+    free_chunk(r);
     /* The pending chunks this one held up, in order; none past a failure
      * that stops the cell. */
     while (run->config->whole_cells || cr->first_failure < 0) {
@@ -565,8 +577,28 @@ static void chunk_done(runner *run, chunk_result *r)
         chunk_result *p = run->pending[i];
         run->pending[i] = run->pending[--run->npending];
         fold(run, cr, p);
-        free(p);
+        free_chunk(p);
     }
+}
+
+/* 1 if failing case c of cell cr lies within a known divergence's reach
+ * (properties.h): counted in r as known, not as a failure. */
+static int known_reach(runner *run, const cell_run *cr, run_case *c, const char *detail,
+                       chunk_result *r)
+{
+    bc_run_result *res = run->res;
+    if (res->nknown == 0)
+        return 0;
+    char *line = case_line(cr->property, c);
+    int k = line ? bc_known_reach(res, cr->property, line, detail) : -1;
+    free(line);
+    if (k < 0)
+        return 0;
+    if (!r->reach_hits && !(r->reach_hits = calloc((size_t)res->nknown, sizeof *r->reach_hits)))
+        return 0; /* out of memory: then it is a failure, shrunk and reported */
+    r->reach_hits[k]++;
+    r->known_failed++;
+    return 1;
 }
 
 /* Checks the cases of one chunk. */
@@ -630,6 +662,8 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
             r->passed++;
         } else if (verdict == BC_CHECK_UNSUPPORTED) {
             r->unsupported++;
+        } else if (known_reach(run, cr, &w->scratch, detail, r)) {
+            continue; /* a known divergence: counted, and the cell goes on */
         } else {
             r->failed++;
             if (r->first_failure < 0) {
@@ -692,6 +726,7 @@ static int make_failure(runner *run, cell_run *cr, bc_failure *f, int64_t index,
     f->rule = cr->rule;
     f->case_index = index;
     f->corpus_line = -1;
+    f->known = -1;
     f->original = strdup(original);
     f->minimal = minimal;
     f->replay = f->minimal ? bc_replay_line(run->res->sut_name, run->res->sut_args,
@@ -911,7 +946,7 @@ static int assemble(runner *run)
                 run->pending[best] = run->pending[--run->npending];
                 if (cfg->whole_cells || cr->first_failure < 0)
                     fold(run, cr, p);
-                free(p);
+                free_chunk(p);
                 found = 1;
             }
         }
@@ -941,7 +976,7 @@ static int assemble(runner *run)
         cell_run *cr = &run->cells[c];
         bc_cell *cell = &res->cells[cr->rule][cr->property];
         if (c > cutoff) {
-            cell->passed = cell->failed = cell->unsupported = 0;
+            cell->passed = cell->failed = cell->unsupported = cell->known_failed = 0;
             cell->failure = -1;
             cell->end = BC_CELL_MAX_FAILURES;
             if (cr->shrink == SHRINK_DONE)
@@ -951,6 +986,7 @@ static int assemble(runner *run)
         cell->passed += cr->passed;
         cell->failed += cr->failed;
         cell->unsupported += cr->unsupported;
+        cell->known_failed += cr->known_failed;
         cell->end = cell_end(run, cr, halted);
         for (int k = 0; k < BC_COV_COUNT; k++)
             res->coverage[k] += cr->coverage[k];
@@ -1046,13 +1082,20 @@ static void append_corpus(const bc_run_config *cfg, bc_run_result *res)
     free(lines);
 }
 
+/* For bc_known_replay: no replay once the run is interrupted or gave up on the SUT. */
+static int run_stopped(void *arg)
+{
+    runner *run = arg;
+    return interrupted(run) || atomic_load(&run->halted) != BC_RUN_COMPLETE;
+}
+
 static void free_runner(runner *run)
 {
     for (int c = 0; c < run->ncells; c++)
         if (run->cells[c].shrink == SHRINK_DONE && run->cells[c].failure.original)
             free_failure(&run->cells[c].failure);
     for (int i = 0; i < run->npending; i++)
-        free(run->pending[i]);
+        free_chunk(run->pending[i]);
     free(run->pending);
     free(run->cells);
 }
@@ -1082,6 +1125,13 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     res->nproperties = nprops;
     res->max_failures = cfg->max_failures;
     res->whole_cells = cfg->whole_cells;
+    res->strict = cfg->strict;
+    snprintf(res->manifest_path, sizeof res->manifest_path, "%s",
+             cfg->manifest_path ? cfg->manifest_path : "");
+    snprintf(res->declared_name, sizeof res->declared_name, "%s",
+             cfg->declared_name ? cfg->declared_name : "");
+    snprintf(res->declared_version, sizeof res->declared_version, "%s",
+             cfg->declared_version ? cfg->declared_version : "");
     runner run;
     memset(&run, 0, sizeof run);
     run.config = cfg;
@@ -1097,7 +1147,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     pthread_mutex_init(&run.lock, NULL);
     run.entering = 1;
     run.invalid_cell = -1;
-    int ok = run.cells && workers && threads;
+    int ok = run.cells && workers && threads && bc_known_copy(res, cfg->known, cfg->nknown) == 0;
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
             bc_cell *cell = &res->cells[r][p];
@@ -1151,8 +1201,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     }
     if (atomic_load(&run.halted) == BC_RUN_INTERRUPTED && cfg->interrupt)
         res->signal = (int)*cfg->interrupt;
-    if (assemble(&run) != 0)
+    if (assemble(&run) != 0 || bc_known_match(res) != 0)
         goto oom;
+    bc_known_replay(res, cfg->sut, run_stopped, &run);
     append_corpus(cfg, res);
     res->elapsed = now_seconds() - start;
     goto done;
@@ -1179,16 +1230,21 @@ void bc_run_result_free(bc_run_result *r)
     for (int f = 0; f < r->nfailures; f++)
         free_failure(&r->failures[f]);
     free(r->failures);
+    bc_known_free(r);
     free(r);
 }
 
 int bc_run_exit_code(const bc_run_result *r)
 {
+    /* A failing cell conforms only if the failure it recorded is known. */
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
-        for (int p = 0; p < r->nproperties; p++)
-            if (r->cells[rule][p].failed > 0)
+        for (int p = 0; p < r->nproperties; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (c->failed > 0 &&
+                (c->failure < 0 || c->failure >= r->nfailures || r->failures[c->failure].known < 0))
                 return 1;
-    return 0;
+        }
+    return r->strict && bc_run_xpass_count(r) > 0;
 }
 
 int bc_run_interrupted(const bc_run_result *r)
@@ -1213,5 +1269,6 @@ bc_failure_info bc_run_failure(const bc_run_result *r, int i)
     const bc_failure *f = &r->failures[i];
     return (bc_failure_info){props[f->property].name, f->rule, f->case_index, f->original,
                              f->minimal, f->detail, f->replay, f->shrink_calls,
-                             f->shrink_stop == BC_SHRINK_MINIMAL, f->flaky};
+                             f->shrink_stop == BC_SHRINK_MINIMAL, f->flaky,
+                             f->known >= 0 && f->known < r->nknown ? r->known[f->known].id : NULL};
 }

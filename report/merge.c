@@ -197,6 +197,29 @@ static int parse_shard(const char *s, int *k, int *n)
 }
 
 /* The fields that say which run a report is of must equal the first file's. */
+/* json_equal, where an absent or null member equals an absent or null one. */
+static int json_equal_or_absent(json_t *a, json_t *b)
+{
+    int none_a = !a || json_is_null(a), none_b = !b || json_is_null(b);
+    return none_a || none_b ? none_a && none_b : json_equal(a, b);
+}
+
+/* 1 if two reports' known_divergences lists declare the same entries
+ * (their outcomes may differ: each shard replays its own). */
+static int same_known(json_t *a, json_t *b)
+{
+    if (json_array_size(a) != json_array_size(b))
+        return 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        static const char *const keys[] = {"id", "class", "property", "case", "reach"};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (!json_equal_or_absent(json_object_get(json_array_get(a, i), keys[k]),
+                                      json_object_get(json_array_get(b, i), keys[k])))
+                return 0;
+    }
+    return 1;
+}
+
 static int same_run(merger *m, input *in)
 {
     static const char *const fields[][2] = {
@@ -244,6 +267,26 @@ static int same_run(merger *m, input *in)
                         m->in[0].path);
         }
     }
+    /* One manifest for every shard: the same declaration and known cases. */
+    static const char *const declared[] = {"declared_name", "declared_version", "manifest"};
+    for (size_t i = 0; i < sizeof declared / sizeof *declared && in != m->in; i++)
+        if (!json_equal_or_absent(json_object_get(json_object_get(m->in[0].root, "sut"),
+                                                  declared[i]),
+                                  json_object_get(json_object_get(in->root, "sut"), declared[i]))) {
+            char field[64];
+            snprintf(field, sizeof field, "sut.%s", declared[i]);
+            return fail(m, in, field, "differs from '%s' (the shards must come from one run, "
+                        "with one manifest)", m->in[0].path);
+        }
+    if (in != m->in &&
+        !json_equal_or_absent(json_object_get(json_object_get(m->in[0].root, "config"), "strict"),
+                              json_object_get(config, "strict")))
+        return fail(m, in, "config.strict", "differs from '%s' (the shards must come from one "
+                    "run)", m->in[0].path);
+    if (in != m->in && !same_known(json_object_get(m->in[0].root, "known_divergences"),
+                                   json_object_get(in->root, "known_divergences")))
+        return fail(m, in, "known_divergences", "not the known divergences of '%s' (the shards "
+                    "must come from one run, with one manifest)", m->in[0].path);
     json_t *shard = member(m, in, config, "config", "shard", JSON_STRING, 0);
     if (!shard)
         return -1;
@@ -351,7 +394,11 @@ static int read_cells(merger *m, input *in)
                         "same cells)", bc_rule_name(rule), prop_name(p),
                         m->in[0].path);
         c->selected = 1;
-        int64_t passed, failed, unsupported;
+        int64_t passed, failed, unsupported, known_failed = 0;
+        if (json_object_get(cell, "known_failed") && /* since known divergences */
+            (int_member(m, in, cell, where, "known_failed", 0, INT64_MAX, &known_failed) != 0 ||
+             add_count(m, in, where, &c->known_failed, known_failed) != 0))
+            return -1;
         if (int_member(m, in, cell, where, "passed", 0, INT64_MAX, &passed) != 0 ||
             int_member(m, in, cell, where, "failed", 0, INT64_MAX, &failed) != 0 ||
             int_member(m, in, cell, where, "unsupported", 0, INT64_MAX, &unsupported) != 0 ||
@@ -566,6 +613,70 @@ static char *dup_or_null(const json_t *s)
     return json_is_string(s) ? strdup(json_string_value(s)) : NULL;
 }
 
+static int known_index(const bc_run_result *res, const char *id)
+{
+    for (int i = 0; id && i < res->nknown; i++)
+        if (strcmp(res->known[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+static char *dup_text(json_t *obj, const char *key)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    return strdup(s ? s : "");
+}
+
+/* The known divergences, as the first report declares them (every shard's
+ * are the same, same_run checked), each with the outcome of the shard that
+ * replayed it. */
+static int collect_known(merger *m)
+{
+    bc_run_result *res = m->res;
+    json_t *list = json_object_get(m->in[0].root, "known_divergences");
+    size_t n = json_array_size(list);
+    if (n == 0)
+        return 0;
+    res->known = calloc(n, sizeof *res->known);
+    if (!res->known)
+        return -1;
+    res->nknown = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(list, i), *reach = json_object_get(e, "reach");
+        bc_known_result *k = &res->known[i];
+        const char *klass = json_string_value(json_object_get(e, "class"));
+        k->klass = klass && klass[0] ? klass[0] : '?';
+        k->id = dup_text(e, "id");
+        k->property = dup_text(e, "property");
+        k->vector = dup_text(e, "case");
+        k->link = dup_text(e, "link");
+        k->note = dup_text(e, "note");
+        k->reach = json_is_object(reach);
+        k->reach_rules = dup_text(reach, "rules");
+        k->reach_ops = dup_text(reach, "ops");
+        k->reach_dtypes = dup_text(reach, "dtypes");
+        k->reach_detail = dup_text(reach, "detail");
+        if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail)
+            return -1;
+        k->status = BC_KNOWN_NOT_CHECKED;
+        snprintf(k->detail, sizeof k->detail, "its shard is missing from the merge");
+        for (int s = 0; s < m->n; s++) {
+            json_t *mine = json_array_get(json_object_get(m->in[s].root, "known_divergences"), i);
+            json_int_t hits = json_integer_value(json_object_get(mine, "reach_hits"));
+            if (hits > 0)
+                k->reach_hits += hits;
+            const char *status = json_string_value(json_object_get(mine, "status"));
+            if (!status || strcmp(status, "not-checked") == 0)
+                continue;
+            k->status = strcmp(status, "xfail") == 0 ? BC_KNOWN_XFAIL : BC_KNOWN_XPASS;
+            const char *detail = json_string_value(json_object_get(mine, "detail"));
+            snprintf(k->detail, sizeof k->detail, "%s", detail ? detail : "");
+        }
+    }
+    return 0;
+}
+
 /* The failures in the order the unsharded run records them: corpus
  * failures first, in their order in the report, then one per cell in
  * cell order (rule, then property). */
@@ -610,6 +721,9 @@ static int collect_failures(merger *m)
             const char *first = json_string_value(json_object_get(j, "first_detail"));
             snprintf(f->first_detail, sizeof f->first_detail, "%s", first ? first : f->detail);
             f->corpus_line = next->corpus_line == INT64_MAX ? -1 : next->corpus_line;
+            f->known = known_index(res, json_string_value(json_object_get(j, "known")));
+            if (f->known >= 0)
+                res->known[f->known].explained++;
             res->cells[next_rule][next_prop].failure = res->nfailures++;
         }
     }
@@ -750,9 +864,21 @@ static int merge(merger *m)
     res->shard_count = 1;
     res->max_failures = (int)json_integer_value(json_object_get(config, "max_failures"));
     res->whole_cells = json_is_true(json_object_get(config, "whole_cells"));
+    res->strict = json_is_true(json_object_get(config, "strict"));
+    const char *declared[3];
+    static const char *const declared_keys[] = {"declared_name", "declared_version", "manifest"};
+    for (int i = 0; i < 3; i++)
+        declared[i] = json_string_value(json_object_get(sut, declared_keys[i]));
+    if (declared[2]) {
+        snprintf(res->declared_name, sizeof res->declared_name, "%s",
+                 declared[0] ? declared[0] : "");
+        snprintf(res->declared_version, sizeof res->declared_version, "%s",
+                 declared[1] ? declared[1] : "");
+        snprintf(res->manifest_path, sizeof res->manifest_path, "%s", declared[2]);
+    }
     if (read_run_ends(m) != 0)
         return -1;
-    if (collect_failures(m) != 0) {
+    if (collect_known(m) != 0 || collect_failures(m) != 0) {
         snprintf(m->why, m->cap, "out of memory");
         return -1;
     }

@@ -200,7 +200,7 @@ static int nprops(const bc_run_result *r)
     return n > BC_MAX_PROPERTIES ? BC_MAX_PROPERTIES : n;
 }
 
-typedef enum verdict { V_PASS, V_FAIL, V_UNSUPPORTED, V_NOT_RUN } verdict;
+typedef enum verdict { V_PASS, V_FAIL, V_UNSUPPORTED, V_NOT_RUN, V_XFAIL } verdict;
 
 /* 1 if the cell was cut short by how the run ended (not by its own
  * failure): --max-failures, a SUT given up on, a signal, no time left. */
@@ -210,14 +210,31 @@ static int cell_cut(const bc_cell *c)
            c->end == BC_CELL_INTERRUPTED || c->end == BC_CELL_NO_TIME;
 }
 
-/* fail: some case failed; pass: none failed and some passed; not-run: the
- * run ended before the cell checked anything; unsupported: none failed and
- * none passed (the SUT declined every case, or none ran).  An unsupported
- * case is never a pass. */
-static verdict cell_verdict(const bc_cell *c)
+/* The known divergence that explains cell c's failure, or NULL. */
+static const bc_known_result *cell_known(const bc_run_result *r, const bc_cell *c)
+{
+    if (c->failure < 0 || c->failure >= r->nfailures || !r->failures)
+        return NULL;
+    int k = r->failures[c->failure].known;
+    return k >= 0 && k < r->nknown ? &r->known[k] : NULL;
+}
+
+static const bc_known_result *failure_known(const bc_run_result *r, const bc_failure *f)
+{
+    return f->known >= 0 && f->known < r->nknown ? &r->known[f->known] : NULL;
+}
+
+/* fail: some case failed; xfail: the cell's failure is a known divergence
+ * (the cell stopped there, as at any failure); pass: none failed and some
+ * passed; not-run: the run ended before the cell checked anything;
+ * unsupported: none failed and none passed (the SUT declined every case, or
+ * none ran).  An unsupported case is never a pass. */
+static verdict cell_verdict(const bc_run_result *r, const bc_cell *c)
 {
     if (c->failed > 0)
-        return V_FAIL;
+        return cell_known(r, c) ? V_XFAIL : V_FAIL;
+    if (c->known_failed > 0)
+        return V_XFAIL; /* every failing case within a known divergence's reach */
     if (c->passed > 0)
         return V_PASS;
     return cell_cut(c) && c->unsupported == 0 ? V_NOT_RUN : V_UNSUPPORTED;
@@ -225,8 +242,11 @@ static verdict cell_verdict(const bc_cell *c)
 
 static const char *verdict_name(verdict v)
 {
-    return v == V_FAIL ? "fail" : v == V_PASS ? "pass" : v == V_NOT_RUN ? "not-run"
-                                                                         : "unsupported";
+    return v == V_FAIL      ? "fail"
+           : v == V_XFAIL   ? "xfail"
+           : v == V_PASS    ? "pass"
+           : v == V_NOT_RUN ? "not-run"
+                            : "unsupported";
 }
 
 /* 1 if part of what was asked for was not checked: the run ended early,
@@ -255,8 +275,8 @@ static const char *shrink_note(const bc_failure *f)
 }
 
 typedef struct totals {
-    int64_t passed, failed, unsupported;
-    int cells, failed_cells, unsupported_cells;
+    int64_t passed, failed, unsupported, known_failed;
+    int cells, failed_cells, unsupported_cells, xfail_cells;
 } totals;
 
 static totals count_totals(const bc_run_result *r)
@@ -270,33 +290,52 @@ static totals count_totals(const bc_run_result *r)
             t.passed += c->passed;
             t.failed += c->failed;
             t.unsupported += c->unsupported;
+            t.known_failed += c->known_failed;
             t.cells++;
-            verdict v = cell_verdict(c);
+            verdict v = cell_verdict(r, c);
             t.failed_cells += v == V_FAIL;
+            t.xfail_cells += v == V_XFAIL;
             t.unsupported_cells += v == V_UNSUPPORTED || v == V_NOT_RUN;
         }
     return t;
 }
 
+/* Known divergences that hold (XFAIL, or a failure of the run they explain). */
+static int known_holding(const bc_run_result *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nknown; i++)
+        n += r->known[i].status == BC_KNOWN_XFAIL || r->known[i].explained > 0 ||
+             r->known[i].reach_hits > 0;
+    return n;
+}
+
 /* The run's verdict, in one place for every report that states it (the
- * summary's last line, the certificate's heading): CERTIFIED, or NOT
- * CERTIFIED and why.  Returns whether it certifies. */
+ * summary's last line, the certificate's heading): CONFORMS, CONFORMS WITH
+ * KNOWN DIVERGENCES, DIVERGES and why, or NOT CERTIFIED when too little was
+ * checked.  Returns whether the SUT conforms. */
 static int run_verdict(const bc_run_result *r, const bc_report_notes *notes, char *buf,
                        size_t cap)
 {
     totals t = count_totals(r);
-    int nfail = t.failed_cells > 0 ? t.failed_cells : (int)r->corpus_failed;
-    int clean = t.failed == 0 && r->corpus_failed == 0;
+    int nfail = t.failed_cells;
+    int xpass = bc_run_xpass_count(r), known = known_holding(r);
     int incomplete = (notes && notes->incomplete) || run_incomplete(r);
-    if (clean && t.passed > 0 && incomplete)
-        snprintf(buf, cap, "NOT CERTIFIED: incomplete");
-    else if (clean && t.passed > 0)
-        snprintf(buf, cap, "CERTIFIED");
-    else if (clean)
+    int checked = t.passed > 0 || t.xfail_cells > 0;
+    if (nfail > 0)
+        snprintf(buf, cap, "DIVERGES: %d new failure%s", nfail, nfail == 1 ? "" : "s");
+    else if (r->strict && xpass > 0)
+        snprintf(buf, cap, "DIVERGES: %d known divergence%s no longer fail%s (XPASS, --strict)",
+                 xpass, xpass == 1 ? "" : "s", xpass == 1 ? "s" : "");
+    else if (!checked)
         snprintf(buf, cap, "NOT CERTIFIED: nothing was checked");
+    else if (incomplete)
+        snprintf(buf, cap, "NOT CERTIFIED: incomplete");
+    else if (known > 0 || t.xfail_cells > 0)
+        snprintf(buf, cap, "CONFORMS WITH KNOWN DIVERGENCES (%d)", known);
     else
-        snprintf(buf, cap, "NOT CERTIFIED: %d failure%s", nfail, nfail == 1 ? "" : "s");
-    return clean && t.passed > 0 && !incomplete;
+        snprintf(buf, cap, "CONFORMS");
+    return nfail == 0 && !(r->strict && xpass > 0) && checked && !incomplete;
 }
 
 static int rule_selected(const bc_run_result *r, int rule)
@@ -367,16 +406,24 @@ static void sb_indented(sbuf *b, const char *s, const char *indent)
     free(c);
 }
 
-static void cell_text(const bc_cell *c, char *buf, size_t cap)
+static void cell_text(const bc_run_result *r, const bc_cell *c, char *buf, size_t cap)
 {
     if (!c->selected) {
         snprintf(buf, cap, "-");
         return;
     }
     int n;
-    switch (cell_verdict(c)) {
+    switch (cell_verdict(r, c)) {
     case V_FAIL:
         n = snprintf(buf, cap, "FAIL %lld/%lld", LL(c->failed), LL(c->failed + c->passed));
+        break;
+    case V_XFAIL:
+        if (c->failed > 0)
+            n = snprintf(buf, cap, "xfail %lld/%lld (known %s)", LL(c->failed),
+                         LL(c->failed + c->passed), cell_known(r, c)->id);
+        else
+            n = snprintf(buf, cap, "xfail %lld known, %lld passed", LL(c->known_failed),
+                         LL(c->passed));
         break;
     case V_PASS:
         n = snprintf(buf, cap, "pass %lld", LL(c->passed));
@@ -388,7 +435,7 @@ static void cell_text(const bc_cell *c, char *buf, size_t cap)
         n = snprintf(buf, cap, "unsup %lld", LL(c->unsupported));
         break;
     }
-    if (c->unsupported > 0 && cell_verdict(c) != V_UNSUPPORTED && n >= 0 && (size_t)n < cap)
+    if (c->unsupported > 0 && cell_verdict(r, c) != V_UNSUPPORTED && n >= 0 && (size_t)n < cap)
         n += snprintf(buf + n, cap - (size_t)n, " (+%lld unsup)", LL(c->unsupported));
     if (cell_cut(c) && n >= 0 && (size_t)n < cap)
         snprintf(buf + n, cap - (size_t)n, " (cut short: %s)", bc_cell_end_name(c->end));
@@ -396,11 +443,14 @@ static void cell_text(const bc_cell *c, char *buf, size_t cap)
 
 static void build_summary(const bc_run_result *r, const bc_report_notes *notes, sbuf *b)
 {
-    char shard[48], pbuf[32], cell[96];
+    char shard[48], pbuf[32], cell[192];
     format_shard(r, shard, sizeof shard);
     sb_printf(b, "broadcheck %s: sut %s %s\nseed %" PRIu64 ", ", r->broadcheck_version,
               r->sut_name, r->sut_version, r->seed);
     sb_printf(b, "shard %s, jobs %d, %.2f s elapsed\n", shard, r->jobs, r->elapsed);
+    if (r->manifest_path[0])
+        sb_printf(b, "declared: %s %s (manifest %s)\n", r->declared_name, r->declared_version,
+                  r->manifest_path);
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "a budget of %g seconds\n", r->seconds);
     else
@@ -429,24 +479,26 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     for (int rule = 0; rule < BC_RULE_COUNT; rule++) {
         if (!rule_selected(r, rule))
             continue;
-        int pass = 0, fail = 0, unsup = 0, not_run = 0;
+        int pass = 0, fail = 0, unsup = 0, not_run = 0, xfail = 0;
         for (int p = 0; p < np; p++) {
             const bc_cell *c = &r->cells[rule][p];
             if (!c->selected)
                 continue;
-            verdict v = cell_verdict(c);
+            verdict v = cell_verdict(r, c);
             pass += v == V_PASS, fail += v == V_FAIL, unsup += v == V_UNSUPPORTED;
-            not_run += v == V_NOT_RUN;
+            not_run += v == V_NOT_RUN, xfail += v == V_XFAIL;
         }
         sb_printf(b, "\nrule %s: %d pass, %d FAIL, %d unsupported", bc_rule_name((bc_rule)rule),
                   pass, fail, unsup);
+        if (xfail)
+            sb_printf(b, ", %d known (xfail)", xfail);
         if (not_run)
             sb_printf(b, ", %d not run", not_run);
         sb_puts(b, "\n");
         for (int p = 0; p < np; p++) {
             if (!property_selected(r, p))
                 continue;
-            cell_text(&r->cells[rule][p], cell, sizeof cell);
+            cell_text(r, &r->cells[rule][p], cell, sizeof cell);
             sb_printf(b, "  %-*s  %s\n", width, property_name(p, pbuf, sizeof pbuf), cell);
         }
     }
@@ -469,12 +521,18 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
 
     for (int i = 0; i < r->nfailures && r->failures; i++) {
         const bc_failure *f = &r->failures[i];
-        sb_printf(b, "\nFAIL %s on %s (", property_name(f->property, pbuf, sizeof pbuf),
-                  bc_rule_name(f->rule));
+        const bc_known_result *k = failure_known(r, f);
+        sb_printf(b, "\n%s %s on %s (", k ? "XFAIL" : "FAIL",
+                  property_name(f->property, pbuf, sizeof pbuf), bc_rule_name(f->rule));
         if (f->case_index < 0)
             sb_puts(b, "corpus line)\n");
         else
             sb_printf(b, "case %lld)\n", LL(f->case_index));
+        if (k) {
+            sb_printf(b, "  known:    %s (class %c): ", k->id, k->klass);
+            sb_indented(b, k->note, "            ");
+            sb_puts(b, "\n");
+        }
         sb_puts(b, "  minimal:  ");
         sb_indented(b, f->minimal, "            ");
         sb_puts(b, "\n  original: ");
@@ -487,11 +545,45 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
         sb_puts(b, "\n");
     }
 
+    if (r->nknown > 0)
+        sb_printf(b, "\nknown divergences (manifest %s):\n", r->manifest_path);
+    for (int i = 0; i < r->nknown; i++) {
+        const bc_known_result *k = &r->known[i];
+        sb_printf(b, "  %-11s %s (class %c, %s): ", k->status == BC_KNOWN_XFAIL   ? "XFAIL"
+                                                    : k->status == BC_KNOWN_XPASS ? "XPASS"
+                                                                                  : "not checked",
+                  k->id, k->klass, k->property);
+        sb_indented(b, k->detail, "              ");
+        if (k->explained > 0)
+            sb_printf(b, "; explains %d failure%s of this run", k->explained,
+                      k->explained == 1 ? "" : "s");
+        if (k->reach_hits > 0)
+            sb_printf(b, "; %lld failing case%s within its reach", LL(k->reach_hits),
+                      k->reach_hits == 1 ? "" : "s");
+        if (k->reach) {
+            sb_printf(b, "; reach: rules %s, ops %s, dtypes %s",
+                      k->reach_rules[0] ? k->reach_rules : "any",
+                      k->reach_ops[0] ? k->reach_ops : "any",
+                      k->reach_dtypes[0] ? k->reach_dtypes : "any");
+            if (k->reach_detail[0])
+                sb_printf(b, ", detail /%s/", k->reach_detail);
+        }
+        sb_puts(b, "\n");
+    }
+    if (bc_run_xpass_count(r) > 0)
+        sb_printf(b, "%s: %d known divergence%s passed (XPASS): remove %s from the manifest%s\n",
+                  r->strict ? "ERROR" : "WARNING", bc_run_xpass_count(r),
+                  bc_run_xpass_count(r) == 1 ? "" : "s", bc_run_xpass_count(r) == 1 ? "it" : "them",
+                  r->strict ? " (--strict)" : " (an error under --strict)");
+
     totals t = count_totals(r);
-    char run_verdict_text[64];
+    char run_verdict_text[128];
     run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text);
-    sb_printf(b, "\n%lld passed, %lld failed, %lld unsupported\nverdict: %s\n", LL(t.passed),
-              LL(t.failed), LL(t.unsupported), run_verdict_text);
+    sb_printf(b, "\n%lld passed, %lld failed, %lld unsupported", LL(t.passed), LL(t.failed),
+              LL(t.unsupported));
+    if (t.known_failed > 0)
+        sb_printf(b, ", %lld known (within a known divergence's reach)", LL(t.known_failed));
+    sb_printf(b, "\nverdict: %s\n", run_verdict_text);
 }
 
 void bc_report_summary(const bc_run_result *r, FILE *out)
@@ -575,6 +667,11 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(sut, "name", jstr(r->sut_name), &bad);
     jset(sut, "version", jstr(r->sut_version), &bad);
     jset(sut, "args", jstr(r->sut_args), &bad); /* options a replay line repeats */
+    /* what its manifest declares it is (null without one) */
+    jset(sut, "declared_name", r->manifest_path[0] ? jstr(r->declared_name) : json_null(), &bad);
+    jset(sut, "declared_version", r->manifest_path[0] ? jstr(r->declared_version) : json_null(),
+         &bad);
+    jset(sut, "manifest", r->manifest_path[0] ? jstr(r->manifest_path) : json_null(), &bad);
     jset(root, "sut", sut, &bad);
 
     json_t *config = json_object();
@@ -589,7 +686,12 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(config, "jobs", json_integer(r->jobs), &bad);
     jset(config, "max_failures", json_integer(r->max_failures), &bad);
     jset(config, "whole_cells", json_boolean(r->whole_cells), &bad);
+    jset(config, "strict", json_boolean(r->strict), &bad);
     jset(root, "config", config, &bad);
+    char verdict_text[128];
+    jset(root, "conforms", json_boolean(run_verdict(r, notes, verdict_text, sizeof verdict_text)),
+         &bad);
+    jset(root, "verdict", json_string(verdict_text), &bad);
 
     jset(root, "elapsed_seconds", json_real(finite_or_zero(r->elapsed)), &bad);
     jset(root, "ended", json_string(bc_run_end_name(r->end)), &bad);
@@ -600,6 +702,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(tot, "passed", json_integer(t.passed), &bad);
     jset(tot, "failed", json_integer(t.failed), &bad);
     jset(tot, "unsupported", json_integer(t.unsupported), &bad);
+    jset(tot, "known_failed", json_integer(t.known_failed), &bad);
     jset(root, "totals", tot, &bad);
 
     json_t *cells = json_array();
@@ -614,7 +717,8 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(cell, "passed", json_integer(c->passed), &bad);
             jset(cell, "failed", json_integer(c->failed), &bad);
             jset(cell, "unsupported", json_integer(c->unsupported), &bad);
-            jset(cell, "verdict", json_string(verdict_name(cell_verdict(c))), &bad);
+            jset(cell, "known_failed", json_integer(c->known_failed), &bad);
+            jset(cell, "verdict", json_string(verdict_name(cell_verdict(r, c))), &bad);
             jset(cell, "ended", json_string(bc_cell_end_name(c->end)), &bad);
             jappend(cells, cell, &bad);
         }
@@ -653,9 +757,40 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
         jset(jf, "first_detail", jstr(f->first_detail), &bad);
         jset(jf, "corpus_line", f->corpus_line > 0 ? json_integer(f->corpus_line) : json_null(),
              &bad);
+        const bc_known_result *k = failure_known(r, f);
+        jset(jf, "known", k ? jstr(k->id) : json_null(), &bad);
         jappend(failures, jf, &bad);
     }
     jset(root, "failures", failures, &bad);
+
+    json_t *known = json_array();
+    for (int i = 0; i < r->nknown; i++) {
+        const bc_known_result *k = &r->known[i];
+        json_t *jk = json_object();
+        char klass[2] = {k->klass, '\0'};
+        jset(jk, "id", jstr(k->id), &bad);
+        jset(jk, "class", json_string(klass), &bad);
+        jset(jk, "property", jstr(k->property), &bad);
+        jset(jk, "case", jstr(k->vector), &bad);
+        jset(jk, "link", jstr(k->link), &bad);
+        jset(jk, "note", jstr(k->note), &bad);
+        if (k->reach) {
+            json_t *reach = json_object();
+            jset(reach, "rules", jstr(k->reach_rules), &bad);
+            jset(reach, "ops", jstr(k->reach_ops), &bad);
+            jset(reach, "dtypes", jstr(k->reach_dtypes), &bad);
+            jset(reach, "detail", jstr(k->reach_detail), &bad);
+            jset(jk, "reach", reach, &bad);
+        } else {
+            jset(jk, "reach", json_null(), &bad);
+        }
+        jset(jk, "status", json_string(bc_known_status_name(k->status)), &bad);
+        jset(jk, "detail", jstr(k->detail), &bad);
+        jset(jk, "explained", json_integer(k->explained), &bad);
+        jset(jk, "reach_hits", json_integer(k->reach_hits), &bad);
+        jappend(known, jk, &bad);
+    }
+    jset(root, "known_divergences", known, &bad);
     add_json_notes(root, notes, &bad);
 
     if (bad) {
@@ -747,9 +882,9 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
         if (!c->selected)
             continue;
         tests++;
-        verdict v = cell_verdict(c);
+        verdict v = cell_verdict(r, c);
         failures += v == V_FAIL;
-        skipped += v == V_UNSUPPORTED || v == V_NOT_RUN;
+        skipped += v == V_UNSUPPORTED || v == V_NOT_RUN || v == V_XFAIL;
     }
     snprintf(name, sizeof name, "broadcheck.%s", bc_rule_name((bc_rule)rule));
     x_start(w, "testsuite", bad);
@@ -787,7 +922,7 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
         x_start(w, "testcase", bad);
         x_attr(w, "name", prop, bad);
         x_attr(w, "classname", name, bad);
-        verdict v = cell_verdict(c);
+        verdict v = cell_verdict(r, c);
         const bc_failure *f = NULL;
         if (c->failure >= 0 && c->failure < r->nfailures && r->failures)
             f = &r->failures[c->failure];
@@ -816,6 +951,31 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
             else
                 x_text(w, t.data, bad);
             free(t.data);
+            x_end(w, bad);
+        } else if (v == V_XFAIL) {
+            /* a known divergence: skipped with its reason, never a pass */
+            const bc_known_result *k = cell_known(r, c);
+            sbuf t = {0};
+            if (k)
+                sb_printf(&t, "known divergence %s (class %c): %s", k->id, k->klass, k->note);
+            else
+                sb_printf(&t, "%lld failing cases, each within a known divergence's reach",
+                          LL(c->known_failed));
+            x_start(w, "skipped", bad);
+            x_attr(w, "message", t.oom ? "known divergence" : t.data, bad);
+            free(t.data);
+            x_end(w, bad);
+            sbuf o = {0};
+            sb_printf(&o, "XFAIL: %lld of %lld cases failed\nminimal:  %s\ndetail:   %s\n"
+                          "replay:   %s\n", LL(c->failed), LL(c->failed + c->passed),
+                      f && f->minimal ? f->minimal : "(none)", f ? f->detail : "",
+                      f && f->replay ? f->replay : "(none)");
+            x_start(w, "system-out", bad);
+            if (o.oom)
+                *bad = 1;
+            else
+                x_text(w, o.data, bad);
+            free(o.data);
             x_end(w, bad);
         } else if (v == V_UNSUPPORTED || v == V_NOT_RUN) {
             char msg[160];
@@ -874,7 +1034,7 @@ int bc_report_junit_noted(const bc_run_result *r, const bc_report_notes *notes, 
     x_attr_int(w, "tests", t.cells, &bad);
     x_attr_int(w, "failures", t.failed_cells, &bad);
     x_attr_int(w, "errors", 0, &bad);
-    x_attr_int(w, "skipped", t.unsupported_cells, &bad);
+    x_attr_int(w, "skipped", t.unsupported_cells + t.xfail_cells, &bad);
     char tbuf[48];
     snprintf(tbuf, sizeof tbuf, "%.3f", finite_or_zero(r->elapsed));
     x_attr(w, "time", tbuf, &bad);
@@ -972,6 +1132,16 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     md_inline(b, r->sut_name);
     sb_puts(b, " ");
     md_inline(b, r->sut_version);
+    if (r->manifest_path[0]) {
+        sb_puts(b, "\n- **Declared by its manifest:** ");
+        md_inline(b, r->declared_name);
+        sb_puts(b, " ");
+        md_inline(b, r->declared_version);
+        sb_puts(b, " (`");
+        md_inline(b, r->manifest_path);
+        sb_printf(b, "`, %d known divergence%s%s)", r->nknown, r->nknown == 1 ? "" : "s",
+                  r->strict ? ", --strict" : "");
+    }
     sb_printf(b, "\n- **Seed:** `%" PRIu64 "`\n", r->seed);
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
@@ -996,13 +1166,20 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_puts(b, "\n\n");
     }
 
-    char run_verdict_text[64];
+    char run_verdict_text[128];
     int certified = run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text);
     sb_printf(b, "## Verdict: %s\n\n", run_verdict_text);
-    if (certified)
+    if (certified && t.xfail_cells == 0 && known_holding(r) == 0)
         sb_printf(b, "Every property passed on every rule checked (%lld cases passed in %d "
                      "rule x property cells).\n\n",
                   LL(t.passed), t.cells - t.unsupported_cells);
+    else if (certified)
+        sb_printf(b, "Every failure is a known divergence the manifest declares (%d cell%s "
+                     "with known failures; see *Known divergences*); %lld cases passed.\n\n",
+                  t.xfail_cells, t.xfail_cells == 1 ? "" : "s", LL(t.passed));
+    else if (t.failed_cells == 0 && r->strict && bc_run_xpass_count(r) > 0)
+        sb_puts(b, "No new failure, but a known divergence's case passes (XPASS), an error "
+                   "under --strict: update the manifest.\n\n");
     else if (t.failed == 0 && r->corpus_failed == 0 && t.passed > 0 && notes &&
              notes->incomplete)
         sb_puts(b, "No case failed, but part of the run is missing (see the warning above), "
@@ -1057,22 +1234,70 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
             const bc_cell *c = &r->cells[rule][p];
             if (!c->selected)
                 sb_puts(b, " – |");
-            else if (cell_verdict(c) == V_FAIL)
+            else if (cell_verdict(r, c) == V_FAIL)
                 sb_printf(b, " ❌ %lld/%lld |", LL(c->failed), LL(c->failed + c->passed));
-            else if (cell_verdict(c) == V_PASS)
+            else if (cell_verdict(r, c) == V_XFAIL && cell_known(r, c)) {
+                sb_puts(b, " ⚠️ known `");
+                md_inline(b, cell_known(r, c)->id);
+                sb_puts(b, "` |");
+            } else if (cell_verdict(r, c) == V_XFAIL)
+                sb_printf(b, " ⚠️ %lld known, ✅ %lld |", LL(c->known_failed), LL(c->passed));
+            else if (cell_verdict(r, c) == V_PASS)
                 sb_printf(b, " ✅ %lld%s |", LL(c->passed), cell_cut(c) ? " (cut short)" : "");
-            else if (cell_verdict(c) == V_NOT_RUN)
+            else if (cell_verdict(r, c) == V_NOT_RUN)
                 sb_puts(b, " not run |");
             else
                 sb_puts(b, " unsupported |");
         }
         sb_puts(b, "\n");
     }
-    sb_printf(b, "\n✅ N: N cases passed. ❌ n/N: n of N checked cases failed. unsupported: the "
-                 "SUT declined every case. not run: the run ended before the cell was "
-                 "checked. –: not selected.\n\n"
+    sb_printf(b, "\n✅ N: N cases passed. ❌ n/N: n of N checked cases failed. ⚠️ known: the "
+                 "cell failed on a known divergence and stopped there (its other cases were "
+                 "not examined); ⚠️ n known, ✅ N: n failing cases within a known divergence's "
+                 "reach (the cell went on), N passed. unsupported: the SUT declined every case. not run: the run "
+                 "ended before the cell was checked. –: not selected.\n\n"
                  "Totals: %lld passed, %lld failed, %lld unsupported.\n\n",
               LL(t.passed), LL(t.failed), LL(t.unsupported));
+    if (r->nknown > 0) {
+        sb_puts(b, "## Known divergences\n\n| id | class | property | status | explains | "
+                   "case | note |\n|---|---|---|---|---:|---|---|\n");
+        for (int i = 0; i < r->nknown; i++) {
+            const bc_known_result *k = &r->known[i];
+            sb_puts(b, "| `");
+            md_inline(b, k->id);
+            sb_printf(b, "` | %c | ", k->klass);
+            md_inline(b, k->property);
+            sb_printf(b, " | %s | %lld | `", k->status == BC_KNOWN_XFAIL   ? "XFAIL"
+                                             : k->status == BC_KNOWN_XPASS ? "**XPASS**"
+                                                                           : "not checked",
+                      LL(k->explained + k->reach_hits));
+            md_inline(b, k->vector);
+            sb_puts(b, "` | ");
+            md_inline(b, k->note);
+            if (k->reach) {
+                sb_puts(b, " (reach: rules ");
+                md_inline(b, k->reach_rules[0] ? k->reach_rules : "any");
+                sb_puts(b, ", ops ");
+                md_inline(b, k->reach_ops[0] ? k->reach_ops : "any");
+                sb_puts(b, ", dtypes ");
+                md_inline(b, k->reach_dtypes[0] ? k->reach_dtypes : "any");
+                if (k->reach_detail[0]) {
+                    sb_puts(b, ", detail `");
+                    md_inline(b, k->reach_detail);
+                    sb_puts(b, "`");
+                }
+                sb_puts(b, ")");
+            }
+            if (k->link[0]) {
+                sb_puts(b, " ");
+                md_inline(b, k->link);
+            }
+            sb_puts(b, " |\n");
+        }
+        sb_puts(b, "\nClass a: a bug of the SUT; b: a declared limit; c: a legitimate variant "
+                   "of the rule. XFAIL: its case still fails, as declared. XPASS: it passes "
+                   "(or is declined) now, so the entry is stale.\n\n");
+    }
 
     sb_puts(b, "## Coverage\n\n| class | cases |\n|---|---:|\n");
     for (int c = 0; c < BC_COV_COUNT; c++)
@@ -1087,7 +1312,7 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_puts(b, "None.\n\n");
     for (int i = 0; i < r->nfailures && r->failures; i++) {
         const bc_failure *f = &r->failures[i];
-        sb_printf(b, "### %d. ", i + 1);
+        sb_printf(b, "### %d. %s", i + 1, failure_known(r, f) ? "(known) " : "");
         md_inline(b, property_name(f->property, pbuf, sizeof pbuf));
         sb_puts(b, " on ");
         md_inline(b, bc_rule_name(f->rule));
@@ -1113,7 +1338,7 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         for (int p = 0; p < np; p++) {
             const bc_cell *c = &r->cells[rule][p];
             if (!c->selected ||
-                (c->unsupported <= 0 && cell_verdict(c) != V_UNSUPPORTED && !cell_cut(c)))
+                (c->unsupported <= 0 && cell_verdict(r, c) != V_UNSUPPORTED && !cell_cut(c)))
                 continue;
             any = 1;
             sb_puts(b, "- ");
@@ -1121,9 +1346,9 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
             sb_puts(b, " on ");
             md_inline(b, bc_rule_name((bc_rule)rule));
             if (cell_cut(c))
-                sb_printf(b, ": %s (%s)\n", cell_verdict(c) == V_NOT_RUN ? "not run" : "cut short",
+                sb_printf(b, ": %s (%s)\n", cell_verdict(r, c) == V_NOT_RUN ? "not run" : "cut short",
                           bc_cell_end_name(c->end));
-            else if (cell_verdict(c) == V_UNSUPPORTED)
+            else if (cell_verdict(r, c) == V_UNSUPPORTED)
                 sb_printf(b, ": unsupported (%lld cases declined by the SUT, none checked)\n",
                           LL(c->unsupported));
             else

@@ -316,18 +316,18 @@ def main():
               "GitHub Actions: build, 4 shards and merge pass on the reference (%s)" % res)
         merged = os.path.join(r.store, "broadcheck-report")
         cert = open(os.path.join(merged, "certificate.md")).read()
-        check("## Verdict: CERTIFIED" in cert and "Shard:** 1/1" in cert,
+        check("## Verdict: CONFORMS" in cert and "Shard:** 1/1" in cert,
               "GitHub Actions: the merged certificate certifies the whole run")
         res = r.github(github, only={"shards", "merge"}, env_over=mutant)
         check(res == {"shards": 0, "merge": 1},
               "GitHub Actions with a planted bug: the shards pass, the merge fails (%s)" % res)
         cert = open(os.path.join(merged, "certificate.md")).read()
-        check("NOT CERTIFIED" in cert, "GitHub Actions with a planted bug: its reports uploaded")
+        check("## Verdict: DIVERGES" in cert, "GitHub Actions with a planted bug: its reports uploaded")
         # an adapter library from the artifact: run by the installed worker
         adapter = {"SUT": "dist/lib/broadcheck/adapters/libbc_example_adapter.so", "CASES": "3000"}
         res = r.github(github, only={"shards", "merge"}, env_over=adapter)
         cert = open(os.path.join(merged, "certificate.md")).read()
-        check(res == {"shards": 0, "merge": 0} and "## Verdict: CERTIFIED" in cert,
+        check(res == {"shards": 0, "merge": 0} and "## Verdict: CONFORMS" in cert,
               "GitHub Actions on an adapter library in dist/: certified (%s)" % res)
 
         r = Runner(source, os.path.join(work, "gitlab"))
@@ -335,12 +335,12 @@ def main():
         check(res == {"build": 0, "shards": 0, "merge": 0},
               "GitLab CI: build, 4 shards and merge pass on the reference (%s)" % res)
         cert = open(os.path.join(r.store, "gl-merge-1", "certificate.md")).read()
-        check("## Verdict: CERTIFIED" in cert, "GitLab CI: the merged certificate certifies")
+        check("## Verdict: CONFORMS" in cert, "GitLab CI: the merged certificate certifies")
         res = r.gitlab(gitlab, only={"shards", "merge"}, env_over=mutant)
         check(res == {"shards": 0, "merge": 1},
               "GitLab CI with a planted bug: the shards pass, the merge fails (%s)" % res)
         cert = open(os.path.join(r.store, "gl-merge-1", "certificate.md")).read()
-        check("NOT CERTIFIED" in cert, "GitLab CI with a planted bug: its reports kept")
+        check("## Verdict: DIVERGES" in cert, "GitLab CI with a planted bug: its reports kept")
     except (RecipeError, OSError, KeyError) as e:
         print("ci recipes: FAILED: %s" % e, file=sys.stderr)
         return 1

@@ -93,20 +93,20 @@ adapter="$prefix/lib/broadcheck/adapters/libbc_example_adapter.so"
 [ -f "$adapter" ] || fail "the example adapter is not installed"
 "$B" run --sut "$adapter" --rule numpy --cases 300 > so.txt ||
   { cat so.txt; fail "the adapter's certification exited $?"; }
-grep -q "^verdict: CERTIFIED$" so.txt || fail "the adapter was not certified: $(tail -3 so.txt)"
+grep -q "^verdict: CONFORMS$" so.txt || fail "the adapter was not certified: $(tail -3 so.txt)"
 
 step "an exec: worker importing the installed bcwire.py"
 "$B" run --sut "exec:python3 $work/worker/shape_worker.py" --rule numpy \
   --property shape-differential,commutative --cases 300 > py.txt ||
   { cat py.txt; fail "the Python worker's certification exited $?"; }
-grep -q "^verdict: CERTIFIED$" py.txt || fail "the Python worker was not certified: $(tail -3 py.txt)"
+grep -q "^verdict: CONFORMS$" py.txt || fail "the Python worker was not certified: $(tail -3 py.txt)"
 
 if command -v node >/dev/null; then
   step "an exec: worker requiring the installed bcwire.js"
   "$B" run --sut "exec:node $work/worker/shape_worker.js" --rule numpy \
     --property shape-differential,commutative --cases 300 > js.txt ||
     { cat js.txt; fail "the Node worker's certification exited $?"; }
-  grep -q "^verdict: CERTIFIED$" js.txt || fail "the Node worker was not certified: $(tail -3 js.txt)"
+  grep -q "^verdict: CONFORMS$" js.txt || fail "the Node worker was not certified: $(tail -3 js.txt)"
 else
   step "no node here: the JavaScript helper is not checked"
 fi

@@ -175,9 +175,9 @@ static const cli_case shape_cases[] = {
     {{"run", "--progress-interval", "soon"}, 2, "", "got 'soon'", NULL},
     /* the summary ends with the verdict and the reports written */
     {{"run", "--cases", "100", "--rule", "none"}, 0, NULL, NULL,
-     "passed, 0 failed, 0 unsupported\nverdict: CERTIFIED\nreports: none written"},
+     "passed, 0 failed, 0 unsupported\nverdict: CONFORMS\nreports: none written"},
     {{"run", "--sut", "mutant:max-dim", "--cases", "300", "--rule", "numpy", "--property",
-      "shape-differential"}, 1, NULL, NULL, "\nverdict: NOT CERTIFIED: 1 failure\nreports: none"},
+      "shape-differential"}, 1, NULL, NULL, "\nverdict: DIVERGES: 1 new failure\nreports: none"},
     /* --quiet: nothing on stdout or stderr, however often progress is due */
     {{"run", "--cases", "3000", "--rule", "numpy", "--quiet", "--progress-interval", "0"}, 0, "",
      NULL, NULL},

@@ -39,6 +39,43 @@ typedef struct bc_property_info {
 const bc_property_info *bc_properties(int *count);
 int bc_property_from_name(const char *name); /* index, or -1 */
 
+/* ---- known divergences (docs/MANIFEST.md) ------------------------------- */
+
+/* A difference between a SUT and the reference that its maintainer has
+ * declared (in a manifest, include/broadcheck/manifest.h): a replay-exact
+ * case, checked on every run.  The strings belong to whoever fills it. */
+typedef struct bc_known_divergence {
+    const char *id;       /* unique within its manifest, e.g. "int-div-floors" */
+    char klass;           /* 'a' a bug of the SUT, 'b' a declared limit, 'c' a
+                             legitimate variant of the rule */
+    const char *property; /* the property it fails, by name */
+    const char *vector;   /* the case, a vector line (its expectation is ignored) */
+    const char *link;     /* "" or where it is reported or documented */
+    const char *note;     /* one sentence */
+    /* Which failures of `property` it explains: its own case always; with
+     * `reach`, also every failing case whose rule, op= and dtype= are in
+     * these comma-separated lists ("" or NULL: any) and whose detail
+     * matches reach_detail (a POSIX extended regular expression; "" or
+     * NULL: any).  A failing case within a reach is counted as known when
+     * it is checked, and its cell goes on (it is not shrunk).  The wider
+     * the reach, the more a new bug there can hide: the reports print it. */
+    int reach;
+    const char *reach_rules, *reach_ops, *reach_dtypes, *reach_detail;
+} bc_known_divergence;
+
+typedef enum bc_known_status {
+    BC_KNOWN_NOT_CHECKED, /* its cell was not run here (not selected, another shard,
+                             or the run stopped first) */
+    BC_KNOWN_XFAIL,       /* its case fails, as declared */
+    BC_KNOWN_XPASS        /* its case passes (or the SUT declines it): the entry is stale */
+} bc_known_status;
+
+const char *bc_known_status_name(bc_known_status s); /* "not-checked", "xfail", "xpass" */
+
+/* The canonical form of a case for matching: the line parsed and written
+ * back without its expectation.  0, or -1 with why (a syntax error). */
+int bc_case_key(const char *line, char *buf, size_t cap, char *why, size_t why_cap);
+
 /* ---- running ---------------------------------------------------------- */
 
 /* Where a run is, as it goes: what a progress line shows (progress.h). */
@@ -88,6 +125,15 @@ typedef struct bc_run_config {
                                  holds what was found so far, marked interrupted */
     const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
                                  must repeat them ("--timeout-ms 150"): put after --sut */
+    /* Known divergences (the manifest's): each case is replayed after the
+     * run (on shard i mod N), and a failure they explain is "known", not a
+     * divergence.  strict: a known case that passes (XPASS) fails the run. */
+    const bc_known_divergence *known;
+    int nknown;
+    int strict;
+    const char *manifest_path;    /* NULL, or the manifest's file, for the reports */
+    const char *declared_name;    /* NULL, or the SUT's name and version as the */
+    const char *declared_version; /* manifest declares them, for the reports */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
@@ -99,8 +145,13 @@ typedef struct bc_run_result bc_run_result; /* opaque */
 bc_run_result *bc_run(const bc_run_config *config, char *why, size_t cap);
 void bc_run_result_free(bc_run_result *r);
 
-/* 0 every check passed, 1 a property failed (BC_EXIT_* of the CLI). */
+/* 0 the SUT conforms (every failure is a known divergence; under strict,
+ * no known case passes), 1 it diverges (BC_EXIT_* of the CLI). */
 int bc_run_exit_code(const bc_run_result *r);
+
+/* Failures no known divergence explains, and known cases that passed. */
+int bc_run_new_failures(const bc_run_result *r);
+int bc_run_xpass_count(const bc_run_result *r);
 
 /* The signal that interrupted the run (config.interrupt), or 0. */
 int bc_run_interrupted(const bc_run_result *r);
@@ -123,11 +174,25 @@ typedef struct bc_failure_info {
     int minimal_reached;  /* 0: the shrink stopped early (call limit, time, interrupt,
                              SUT unresponsive): a failing case, maybe not 1-minimal */
     int flaky;            /* 1: the case passed when checked again */
+    const char *known;    /* NULL, or the id of the known divergence that explains it */
 } bc_failure_info;
 
 int bc_run_failure_count(const bc_run_result *r);
 /* Failure i, 0 <= i < bc_run_failure_count(r). */
 bc_failure_info bc_run_failure(const bc_run_result *r, int i);
+
+/* Known divergence i of the run, 0 <= i < bc_run_known_count(r), with its
+ * outcome.  The strings belong to the result. */
+typedef struct bc_known_info {
+    bc_known_divergence entry;
+    bc_known_status status;
+    const char *detail;   /* what its replay showed */
+    int explained;        /* shrunk failures of the run it explains */
+    int64_t reach_hits;   /* failing cases within its reach, counted as checked */
+} bc_known_info;
+
+int bc_run_known_count(const bc_run_result *r);
+bc_known_info bc_run_known(const bc_run_result *r, int i);
 
 /* ---- the files a run writes (properties/file_io.c, corpus.c) -------------- */
 

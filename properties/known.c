@@ -1,0 +1,250 @@
+/*
+ * Known divergences: what a SUT's maintainer declared (docs/MANIFEST.md),
+ * checked on every run.  Each entry's case is replayed in process after the
+ * run: one that fails is XFAIL, as declared; one that passes (or that the SUT
+ * now declines) is XPASS, a stale entry.  A failure of the run is "known"
+ * when its minimal case is an entry's case, or lies within the entry's
+ * declared reach; every other failure is a divergence.
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The part of a canonical line before its expectation. */
+static void cut_expectation(char *line)
+{
+    char *arrow = strstr(line, " -> ");
+    if (arrow)
+        *arrow = '\0';
+}
+
+int bc_case_key(const char *line, char *buf, size_t cap, char *why, size_t why_cap)
+{
+    int status = -1;
+    if (bc_vector_line_is_partial(line)) {
+        bc_pvector *v = malloc(sizeof *v);
+        if (!v) {
+            snprintf(why, why_cap, "out of memory");
+            return -1;
+        }
+        int parsed = bc_pvector_parse(line, v, why, why_cap);
+        if (parsed == 1 && (size_t)bc_pvector_format(v, buf, cap) < cap)
+            status = 0;
+        else if (parsed == 0)
+            snprintf(why, why_cap, "a comment or blank line, not a case");
+        else if (parsed == 1)
+            snprintf(why, why_cap, "the case is too long");
+        free(v);
+    } else {
+        bc_vector *v = malloc(sizeof *v);
+        if (!v) {
+            snprintf(why, why_cap, "out of memory");
+            return -1;
+        }
+        int parsed = bc_vector_parse(line, v, why, why_cap);
+        if (parsed == 1 && (size_t)bc_vector_format(v, buf, cap) < cap)
+            status = 0;
+        else if (parsed == 0)
+            snprintf(why, why_cap, "a comment or blank line, not a case");
+        else if (parsed == 1)
+            snprintf(why, why_cap, "the case is too long");
+        free(v);
+    }
+    if (status == 0)
+        cut_expectation(buf);
+    return status;
+}
+
+static char *dup_or_empty(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n)
+{
+    if (n <= 0)
+        return 0;
+    res->known = calloc((size_t)n, sizeof *res->known);
+    if (!res->known)
+        return -1;
+    res->nknown = n;
+    for (int i = 0; i < n; i++) {
+        const bc_known_divergence *e = &entries[i];
+        bc_known_result *k = &res->known[i];
+        k->id = dup_or_empty(e->id);
+        k->property = dup_or_empty(e->property);
+        k->vector = dup_or_empty(e->vector);
+        k->link = dup_or_empty(e->link);
+        k->note = dup_or_empty(e->note);
+        k->reach_rules = dup_or_empty(e->reach_rules);
+        k->reach_ops = dup_or_empty(e->reach_ops);
+        k->reach_dtypes = dup_or_empty(e->reach_dtypes);
+        k->reach_detail = dup_or_empty(e->reach_detail);
+        k->klass = e->klass;
+        k->reach = e->reach;
+        if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail)
+            return -1;
+        if (k->reach_detail[0] && bc_known_compile(k) != 0)
+            return -1; /* the manifest checked it compiles: out of memory */
+    }
+    return 0;
+}
+
+/* 1 if list ("a,b,c"; "" is any) names word. */
+static int in_list(const char *list, const char *word)
+{
+    if (!list[0])
+        return 1;
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p += len + (comma != NULL);
+    }
+    return 0;
+}
+
+/* 1 if the failing case `line` (detail: what it showed) lies within k's reach. */
+static int within_reach(const bc_known_result *k, const char *line, const char *detail)
+{
+    if (!k->reach)
+        return 0;
+    if (k->detail_regex && regexec(k->detail_regex, detail, 0, NULL, 0) != 0)
+        return 0;
+    if (bc_vector_line_is_partial(line)) { /* a partial case has no op= or dtype= */
+        if (k->reach_ops[0] || k->reach_dtypes[0])
+            return 0;
+        bc_pvector *v = malloc(sizeof *v);
+        char why[256];
+        int ok = v && bc_pvector_parse(line, v, why, sizeof why) == 1 &&
+                 in_list(k->reach_rules, bc_rule_name(v->params.rule));
+        free(v);
+        return ok;
+    }
+    bc_vector *v = malloc(sizeof *v);
+    char why[256];
+    int ok = v && bc_vector_parse(line, v, why, sizeof why) == 1 &&
+             in_list(k->reach_rules, bc_rule_name(v->params.rule));
+    if (ok && (k->reach_ops[0] || k->reach_dtypes[0]))
+        ok = v->value.present && in_list(k->reach_ops, bc_value_case_op_name(&v->value)) &&
+             in_list(k->reach_dtypes, bc_dtype_name(v->value.dtype));
+    free(v);
+    return ok;
+}
+
+int bc_known_match(bc_run_result *res)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    enum { KEY = 16384 };
+    char *key = malloc(KEY), *entry_key = malloc(KEY), why[256];
+    if (!key || !entry_key) {
+        free(key);
+        free(entry_key);
+        return -1;
+    }
+    for (int f = 0; f < res->nfailures; f++) {
+        bc_failure *fl = &res->failures[f];
+        fl->known = -1;
+        if (!fl->minimal || bc_case_key(fl->minimal, key, KEY, why, sizeof why) != 0)
+            continue;
+        /* an exact case first, then a reach */
+        for (int pass = 0; pass < 2 && fl->known < 0; pass++)
+            for (int i = 0; i < res->nknown && fl->known < 0; i++) {
+                bc_known_result *k = &res->known[i];
+                if (strcmp(k->property, props[fl->property].name) != 0)
+                    continue;
+                if (pass == 0 ? bc_case_key(k->vector, entry_key, KEY, why, sizeof why) == 0 &&
+                                    strcmp(key, entry_key) == 0
+                              : within_reach(k, fl->minimal, fl->detail)) {
+                    fl->known = i;
+                    k->explained++;
+                }
+            }
+    }
+    free(key);
+    free(entry_key);
+    return 0;
+}
+
+int bc_known_reach(const bc_run_result *res, int property, const char *line, const char *detail)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    for (int i = 0; i < res->nknown; i++) {
+        const bc_known_result *k = &res->known[i];
+        if (k->reach && strcmp(k->property, props[property].name) == 0 &&
+            within_reach(k, line, detail))
+            return i;
+    }
+    return -1;
+}
+
+void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *), void *stop_ctx)
+{
+    int count;
+    const bc_property_info *props = bc_properties(&count);
+    for (int i = 0; i < res->nknown; i++) {
+        bc_known_result *k = &res->known[i];
+        k->status = BC_KNOWN_NOT_CHECKED;
+        int p = bc_property_from_name(k->property);
+        if (p < 0 || i % (res->shard_count > 0 ? res->shard_count : 1) != res->shard_index) {
+            snprintf(k->detail, sizeof k->detail, "replayed on shard %d",
+                     i % (res->shard_count > 0 ? res->shard_count : 1) + 1);
+            continue;
+        }
+        if (stop && stop(stop_ctx)) {
+            snprintf(k->detail, sizeof k->detail, "not replayed: the run stopped first");
+            continue;
+        }
+        char detail[1024] = "", why[256];
+        int verdict;
+        if (props[p].partial) {
+            bc_pvector *v = malloc(sizeof *v);
+            verdict = !v ? -1
+                      : bc_pvector_parse(k->vector, v, why, sizeof why) != 1
+                          ? -2
+                          : (res->cells[v->params.rule][p].selected
+                                 ? bc_replay_partial(sut, p, v, detail, sizeof detail)
+                                 : -3);
+            free(v);
+        } else {
+            bc_vector *v = malloc(sizeof *v);
+            verdict = !v ? -1
+                      : bc_vector_parse(k->vector, v, why, sizeof why) != 1
+                          ? -2
+                          : (res->cells[v->params.rule][p].selected
+                                 ? bc_replay(sut, p, v, detail, sizeof detail)
+                                 : -3);
+            free(v);
+        }
+        switch (verdict) {
+        case 1:
+            k->status = BC_KNOWN_XFAIL;
+            snprintf(k->detail, sizeof k->detail, "%s", detail);
+            break;
+        case 0:
+            k->status = BC_KNOWN_XPASS;
+            snprintf(k->detail, sizeof k->detail, "its case passes");
+            break;
+        case 2:
+            k->status = BC_KNOWN_XPASS;
+            snprintf(k->detail, sizeof k->detail, "its case is not checked: %s", detail);
+            break;
+        case -3:
+            snprintf(k->detail, sizeof k->detail, "its cell (%s) was not selected",
+                     k->property);
+            break;
+        default:
+            snprintf(k->detail, sizeof k->detail, "not replayed: %s",
+                     verdict == -1 ? "out of memory" : why);
+            break;
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/*
+ * What a run result says of its known divergences (known.c fills it): the
+ * part the report writers need, kept apart from the replaying so that the
+ * writers' tests link without the property engine.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *bc_known_status_name(bc_known_status s)
+{
+    switch (s) {
+    case BC_KNOWN_XFAIL: return "xfail";
+    case BC_KNOWN_XPASS: return "xpass";
+    default: return "not-checked";
+    }
+}
+
+int bc_known_compile(bc_known_result *k)
+{
+    regex_t *re = malloc(sizeof *re);
+    if (!re || regcomp(re, k->reach_detail, REG_EXTENDED | REG_NOSUB) != 0) {
+        free(re);
+        return -1;
+    }
+    k->detail_regex = re;
+    return 0;
+}
+
+void bc_known_free(bc_run_result *res)
+{
+    for (int i = 0; i < res->nknown; i++) {
+        bc_known_result *k = &res->known[i];
+        free(k->id);
+        free(k->property);
+        free(k->vector);
+        free(k->link);
+        free(k->note);
+        free(k->reach_rules);
+        free(k->reach_ops);
+        free(k->reach_dtypes);
+        free(k->reach_detail);
+        if (k->detail_regex)
+            regfree(k->detail_regex);
+        free(k->detail_regex);
+    }
+    free(res->known);
+    res->known = NULL;
+    res->nknown = 0;
+}
+
+int bc_run_known_count(const bc_run_result *r)
+{
+    return r->nknown;
+}
+
+bc_known_info bc_run_known(const bc_run_result *r, int i)
+{
+    const bc_known_result *k = &r->known[i];
+    bc_known_info info;
+    memset(&info, 0, sizeof info);
+    info.entry = (bc_known_divergence){k->id,       k->klass,      k->property,
+                                       k->vector,   k->link,       k->note,
+                                       k->reach,    k->reach_rules, k->reach_ops,
+                                       k->reach_dtypes, k->reach_detail};
+    info.status = k->status;
+    info.detail = k->detail;
+    info.explained = k->explained;
+    info.reach_hits = k->reach_hits;
+    return info;
+}
+
+int bc_run_new_failures(const bc_run_result *r)
+{
+    int n = 0;
+    for (int f = 0; f < r->nfailures; f++)
+        n += r->failures[f].known < 0;
+    return n;
+}
+
+int bc_run_xpass_count(const bc_run_result *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nknown; i++)
+        n += r->known[i].status == BC_KNOWN_XPASS;
+    return n;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Known divergences (docs/MANIFEST.md), as a maintainer uses them: a SUT
+# whose only failure is declared conforms (exit 0); deleting the entry makes
+# it diverge (exit 1); an entry whose case passes is XPASS (a warning, exit 1
+# under --strict); a bad manifest is refused (exit 2) naming the field.  For a
+# built-in mutant in process and for the same mutant as an external worker
+# (exec:), and across shards merged.
+#   known_divergences_test.sh BROADCHECK WORKER
+set -u
+B=$1
+W=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS PATTERN -- broadcheck ARGS: the exit status and a line of stdout+stderr
+expect() {
+  local want=$1 pattern=$2
+  shift 3
+  "$B" "$@" >"$tmp/out" 2>&1
+  local got=$?
+  [ "$got" = "$want" ] || fail "exit $got, expected $want: broadcheck $*"
+  grep -qE -- "$pattern" "$tmp/out" || { fail "no '$pattern' in the output of: broadcheck $*"; sed 's/^/  | /' "$tmp/out" | tail -15; }
+}
+
+manifest() { # manifest FILE CASE: one known divergence with that case
+  cat >"$1" <<EOF
+{
+  "broadcheck_manifest": 1,
+  "name": "zero-wildcard demo",
+  "version": "1.0",
+  "known_divergences": [
+    {"id": "zero-pairs-with-any", "class": "a", "property": "shape-differential",
+     "case": "$2", "link": "https://github.com/PaddlePaddle/Paddle/issues/37077",
+     "note": "a 0 dim pairs with any dim"}
+  ]
+}
+EOF
+}
+
+run=(run --rule numpy --property shape-differential --cases 3000 --jobs 2 --timeout-ms 60000)
+manifest "$tmp/known.json" "numpy [0] [2]"
+manifest "$tmp/stale.json" "numpy [1] [2]"
+printf '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": []}\n' >"$tmp/empty.json"
+
+for sut in mutant:zero-wildcard "exec:$W --builtin mutant:zero-wildcard"; do
+  # The failure shrinks to the declared case: known, the SUT conforms.
+  expect 0 'verdict: CONFORMS WITH KNOWN DIVERGENCES \(1\)' -- "${run[@]}" --sut "$sut" \
+    --manifest "$tmp/known.json" --json "$tmp/known-report.json"
+  python3 - "$tmp/known-report.json" <<'EOF' || fail "JSON report of the known run ($sut)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["conforms"] is True and d["verdict"].startswith("CONFORMS WITH KNOWN"), d["verdict"]
+assert d["sut"]["declared_name"] == "zero-wildcard demo" and d["sut"]["declared_version"] == "1.0"
+k = d["known_divergences"][0]
+assert k["status"] == "xfail" and k["explained"] == 1, k
+assert [f["known"] for f in d["failures"]] == ["zero-pairs-with-any"], d["failures"]
+assert [c["verdict"] for c in d["cells"]] == ["xfail"], d["cells"]
+EOF
+  # Without the entry the same failure is a divergence.
+  expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut "$sut" --manifest "$tmp/empty.json"
+  expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut "$sut"
+  # A stale entry (its case passes) next to an undeclared failure: XPASS and DIVERGES.
+  expect 1 'XPASS +zero-pairs-with-any' -- "${run[@]}" --sut "$sut" --manifest "$tmp/stale.json"
+done
+
+# On a correct SUT a declared divergence passes: XPASS, a warning, an error under --strict.
+expect 0 'WARNING: 1 known divergence passed \(XPASS\)' -- "${run[@]}" --sut reference --manifest "$tmp/known.json"
+grep -q 'verdict: CONFORMS$' "$tmp/out" || fail "an XPASS without --strict still conforms"
+expect 1 'verdict: DIVERGES: 1 known divergence no longer fails \(XPASS, --strict\)' -- \
+  "${run[@]}" --sut reference --manifest "$tmp/known.json" --strict
+expect 1 'verdict: DIVERGES' -- "${run[@]}" --sut "exec:$W --builtin reference" \
+  --manifest "$tmp/known.json" --strict
+
+# Shards: each replays its share of the entries; the merge says what one run says.
+for k in 1 2; do
+  "$B" "${run[@]}" --sut mutant:zero-wildcard --manifest "$tmp/known.json" --shard $k/2 \
+    --quiet --json "$tmp/shard$k.json"
+done
+expect 0 'verdict: CONFORMS WITH KNOWN DIVERGENCES \(1\)' -- merge --json "$tmp/merged.json" \
+  "$tmp/shard1.json" "$tmp/shard2.json"
+# A shard of another manifest is not of the same run.
+"$B" "${run[@]}" --sut mutant:zero-wildcard --manifest "$tmp/empty.json" --shard 2/2 --quiet \
+  --json "$tmp/other2.json"
+expect 2 "known_divergences|sut.declared_name" -- merge "$tmp/shard1.json" "$tmp/other2.json"
+
+# Bad manifests: exit 2, naming the file and the field.
+bad() { # bad PATTERN JSON
+  printf '%s\n' "$2" >"$tmp/bad.json"
+  expect 2 "$1" -- "${run[@]}" --sut reference --manifest "$tmp/bad.json"
+}
+bad "line [0-9]+, column [0-9]+: " '{"broadcheck_manifest": 1,'
+bad "unknown field 'nmae'" '{"broadcheck_manifest": 1, "nmae": "x", "version": "1"}'
+bad "missing field 'name'" '{"broadcheck_manifest": 1, "version": "1"}'
+bad '"broadcheck_manifest": 1 \(the format version\)' '{"name": "x", "version": "1"}'
+bad "known_divergences\[0\] \('a'\).case: " '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2", "note": "n"}]}'
+bad "class must be" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "d", "property": "shape-differential", "case": "numpy [2]", "note": "n"}]}'
+bad "no property 'shape-diff'" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-diff", "case": "numpy [2]", "note": "n"}]}'
+bad "checks values, but the case is a shape line" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "value-differential", "case": "numpy [2]", "note": "n"}]}'
+bad "the id is also known_divergences\[0\]" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n"}, {"id": "a", "class": "b", "property": "shape-differential", "case": "numpy [3]", "note": "n"}]}'
+bad "reach.*not a dtype name" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"dtypes": ["float128"]}}]}'
+# The manifest's scope against the SUT's own declaration (its HELLO).
+bad "the manifest claims max_rank 3, the SUT declares 64" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "scope": {"max_rank": 3}}'
+bad "the SUT declares dtype .*, the manifest does not claim it" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "scope": {"dtypes": ["int32"]}}'
+
+# A reach widens an entry to the failures of its cells, and says so.
+cat >"$tmp/reach.json" <<'EOF'
+{"broadcheck_manifest": 1, "name": "x", "version": "1",
+ "known_divergences": [{"id": "zero", "class": "a", "property": "shape-differential",
+   "case": "numpy [0] [3]", "note": "any 0", "reach": {"rules": ["numpy"]}}]}
+EOF
+expect 0 '[1-9][0-9]* failing cases within its reach; reach: rules numpy, ops any, dtypes any' -- \
+  "${run[@]}" --sut mutant:zero-wildcard --manifest "$tmp/reach.json"
+
+# A reach with a detail: every failing case it holds is counted as known when
+# checked, and the cell goes on (no stop, no shrink); a property it does not
+# name still fails.
+cat >"$tmp/reach-detail.json" <<'EOF'
+{"broadcheck_manifest": 1, "name": "x", "version": "1",
+ "known_divergences": [{"id": "zero", "class": "a", "property": "shape-differential",
+   "case": "numpy [0] [3]", "note": "any 0",
+   "reach": {"rules": ["numpy"], "detail": "^SUT gives \\[[0-9,]*\\], reference rejects: dim-mismatch"}}]}
+EOF
+expect 0 '^[0-9]+ passed, 0 failed, 0 unsupported, [1-9][0-9]* known' -- "${run[@]}" \
+  --sut mutant:zero-wildcard --manifest "$tmp/reach-detail.json" --json "$tmp/reach-report.json"
+python3 - "$tmp/reach-report.json" <<'EOF' || fail "JSON report of the reach run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cell = d["cells"][0]
+assert cell["verdict"] == "xfail" and cell["failed"] == 0 and cell["known_failed"] > 0, cell
+assert cell["ended"] == "ran", cell  # the cell went on to its whole budget
+k = d["known_divergences"][0]
+assert k["reach_hits"] == cell["known_failed"] and k["status"] == "xfail", k
+assert d["failures"] == [], d["failures"]
+EOF
+expect 1 'associative +FAIL' -- run --rule numpy --property shape-differential,associative \
+  --cases 3000 --jobs 2 --sut mutant:zero-wildcard --manifest "$tmp/reach-detail.json"
+# A detail that does not hold the failures explains none of them.
+sed 's/dim-mismatch"/overflow"/' "$tmp/reach-detail.json" >"$tmp/reach-other.json"
+expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wildcard \
+  --manifest "$tmp/reach-other.json"
+bad "not a POSIX extended regular expression" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"detail": "a("}}]}'
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "known divergences: every check passed"
