@@ -23,6 +23,7 @@ int bc_cmd_list(int argc, char **argv);
 int bc_cmd_bench(int argc, char **argv);
 int bc_cmd_mutants(int argc, char **argv);
 int bc_cmd_merge(int argc, char **argv);
+int bc_cmd_summarize(int argc, char **argv);
 
 /* cli_util.c.  Writes text to path through a temporary file renamed into
  * place (whole or not at all); 0, or -1 with why. */

@@ -25,6 +25,7 @@ static const char usage[] =
     "            every property, shrink failures, write reports\n"
     "  replay    check one case under one property, as 'run' printed it\n"
     "  merge     merge the JSON reports of 'run --shard K/N' into one result\n"
+    "  summarize the JSON reports of several SUTs as one Markdown table and HTML page\n"
     "  list      list properties, rules, suts, or the paths of broadcheck's own files\n"
     "  mutants   run the default suite against every built-in mutant: the kill table\n"
     "  bench     the fast compute engine's throughput against memory bandwidth and\n"
@@ -75,7 +76,9 @@ int main(int argc, char **argv)
         return bc_cmd_mutants(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return bc_cmd_merge(argc - 1, argv + 1);
-    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, merge, list, mutants or bench; see "
+    if (strcmp(cmd, "summarize") == 0)
+        return bc_cmd_summarize(argc - 1, argv + 1);
+    fprintf(stderr, "broadcheck: unknown command '%s' (expected shape, vectors, run, replay, merge, summarize, list, mutants or bench; see "
                     "'broadcheck --help')\n", cmd);
     return BC_EXIT_USAGE;
 }

@@ -18,6 +18,7 @@
 #include "broadcheck/properties.h"
 #include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
+#include "broadcheck_commit.h" /* generated at build time: BC_COMMIT */
 #include "cli.h"
 
 static const char run_usage[] =
@@ -29,8 +30,11 @@ static const char run_usage[] =
     "case ids, whatever --jobs is.\n"
     "\n"
     "  --sut NAME            the system under test (default: reference): a built-in\n"
-    "                        name, an adapter library (./libx.so) or exec:COMMAND;\n"
-    "                        see 'broadcheck list suts' and sut_adapters/README.md\n"
+    "                        name, a shipped library adapter (numpy, torch, onnx,\n"
+    "                        dask, tfjs, ort, onednn, xnnpack, xtensor, eigen: with\n"
+    "                        its manifest unless --manifest is given), an adapter\n"
+    "                        library (./libx.so) or exec:COMMAND; see 'broadcheck\n"
+    "                        list suts' and sut_adapters/README.md\n"
     "  --timeout-ms N        an external SUT's time per question (default 2000)\n"
     "  --memory-mb N         an external SUT's worker memory limit (default 1024)\n"
     "  --rule R,...          rules to check (default: all)\n"
@@ -457,7 +461,18 @@ int bc_cmd_run(int argc, char **argv)
     FILE *summary = bc_output_is_stdout(json) || bc_output_is_stdout(junit) ||
                             bc_output_is_stdout(cert) ? stderr : stdout;
     bc_manifest *manifest = NULL;
-    char why[1024];
+    char why[1024], named_spec[4200], named_manifest[4096];
+    /* A shipped adapter (--sut numpy) comes with its manifest. */
+    if (!manifest_path && !bc_sut_spec_is_external(sut_name)) {
+        int named = bc_named_sut_resolve(sut_name, named_spec, sizeof named_spec, named_manifest,
+                                         sizeof named_manifest, why, sizeof why);
+        if (named < 0) {
+            fprintf(stderr, "broadcheck run: --sut: %s\n", why);
+            return BC_EXIT_USAGE;
+        }
+        if (named == 0)
+            manifest_path = named_manifest;
+    }
     if (manifest_path) {
         manifest = bc_manifest_load(manifest_path, why, sizeof why);
         if (!manifest) {
@@ -499,6 +514,7 @@ int bc_cmd_run(int argc, char **argv)
         snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args), "%s--memory-mb %d",
                  sut_args[0] ? " " : "", sut_opts.memory_mb);
     cfg.sut_args = sut_args;
+    cfg.broadcheck_commit = BC_COMMIT;
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
     running_sut = NULL;
     bc_progress_stop(progress);

@@ -42,12 +42,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/spec/vectors
         FILES_MATCHING PATTERN "*.vec")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sut_adapters/python/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/python
-        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+        FILES_MATCHING PATTERN "*.py" PATTERN "*.manifest.json" PATTERN "__pycache__" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/sut_adapters/js/bcwire.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/shapes.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/onnx_proto.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_worker.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs.manifest.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/package.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/package-lock.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/js)

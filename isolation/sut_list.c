@@ -73,6 +73,9 @@ void bc_sut_list(FILE *out, const char *extra, const char *adapter_path,
         fprintf(out, "%-36s available  %s%s%s%s\n", all[i]->name, all[i]->description,
                 all[i]->citation ? " [" : "", all[i]->citation ? all[i]->citation : "",
                 all[i]->citation ? "]" : "");
+    /* the shipped library adapters: each opened, to say whether its library is here */
+    for (int i = 0; i < bc_named_sut_count(); i++)
+        list_external(out, bc_named_sut_name(i), opts);
     if (extra && bc_sut_spec_is_external(extra))
         list_external(out, extra, opts);
     for (const char *p = adapter_path; p && *p;) {

@@ -37,8 +37,10 @@ int bc_sut_spec_is_external(const char *spec)
     return is_exec(spec) || is_library(spec);
 }
 
-static const bc_sut *open_library(const char *spec, const bc_sut_options *o, char *why,
-                                  size_t cap)
+/* name: what the reports and replay lines call it (spec, or a shipped
+ * adapter's name). */
+static const bc_sut *open_library(const char *name, const char *spec, const bc_sut_options *o,
+                                  char *why, size_t cap)
 {
     char path[PATH_MAX], worker[PATH_MAX], mb[32], where[1536];
     if (!realpath(spec, path)) {
@@ -61,7 +63,7 @@ static const bc_sut *open_library(const char *spec, const bc_sut_options *o, cha
     snprintf(mb, sizeof mb, "%d", o->memory_mb);
     char *argv[] = {worker, "--memory-mb", mb, path, NULL};
     bc_proc_launch launch = {.argv = argv, .memory_mb = o->memory_mb, .cancel_fd = -1};
-    return bc_isolated_open(spec, &launch, o, why, cap);
+    return bc_isolated_open(name, &launch, o, why, cap);
 }
 
 /* NAME=VALUE with broadcheck's folder of kind appended to VALUE (colon
@@ -132,7 +134,8 @@ static int find_program(const char *word, char *path, size_t cap)
  * running.  So a simple command (words only: no operator, redirection,
  * assignment or command substitution; wordexp(3) refuses the rest) is
  * split and expanded as the shell would and executed directly. */
-static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *why, size_t cap)
+static const bc_sut *open_exec(const char *name, const char *spec, const bc_sut_options *o,
+                               char *why, size_t cap)
 {
     const char *command = spec + 5;
     if (!command[0]) {
@@ -157,7 +160,7 @@ static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *
             bc_proc_launch launch = {.argv = words.we_wordv, .env = env,
                                      .memory_mb = o->memory_mb, .limit_after_hello = 1,
                                      .cancel_fd = -1};
-            sut = bc_isolated_open(spec, &launch, o, why, cap);
+            sut = bc_isolated_open(name, &launch, o, why, cap);
             words.we_wordv[0] = word0;
             direct = 1;
         }
@@ -167,7 +170,7 @@ static const bc_sut *open_exec(const char *spec, const bc_sut_options *o, char *
         char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
         bc_proc_launch launch = {.argv = argv, .env = env, .memory_mb = o->memory_mb,
                                  .limit_after_hello = 1, .cancel_fd = -1};
-        sut = bc_isolated_open(spec, &launch, o, why, cap);
+        sut = bc_isolated_open(name, &launch, o, why, cap);
     }
     free(added[0]);
     free(added[1]);
@@ -183,11 +186,20 @@ const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *wh
     if (o.memory_mb <= 0)
         o.memory_mb = BC_SUT_DEFAULT_MEMORY_MB;
     const bc_sut *sut = NULL;
-    char reason[1024];
-    if (is_exec(spec))
-        sut = open_exec(spec, &o, reason, sizeof reason);
+    char reason[1024], named_spec[4200];
+    int named = is_exec(spec) || is_library(spec) || bc_builtin_sut(spec)
+                    ? 1
+                    : bc_named_sut_resolve(spec, named_spec, sizeof named_spec, NULL, 0, reason,
+                                           sizeof reason);
+    if (named == 0)
+        sut = is_exec(named_spec) ? open_exec(spec, named_spec, &o, reason, sizeof reason)
+                                  : open_library(spec, named_spec, &o, reason, sizeof reason);
+    else if (named < 0)
+        ; /* a shipped adapter whose files are missing: reason says where it looked */
+    else if (is_exec(spec))
+        sut = open_exec(spec, spec, &o, reason, sizeof reason);
     else if (is_library(spec))
-        sut = open_library(spec, &o, reason, sizeof reason);
+        sut = open_library(spec, spec, &o, reason, sizeof reason);
     else if ((sut = bc_builtin_sut(spec)) == NULL) {
         int count;
         const bc_sut *const *all = bc_builtin_suts(&count);
@@ -195,6 +207,10 @@ const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *wh
                                      spec);
         for (int i = 0; i < count && at < sizeof reason; i++)
             at += (size_t)snprintf(reason + at, sizeof reason - at, " %s", all[i]->name);
+        if (at < sizeof reason)
+            at += (size_t)snprintf(reason + at, sizeof reason - at, "; the shipped adapters:");
+        for (int i = 0; i < bc_named_sut_count() && at < sizeof reason; i++)
+            at += (size_t)snprintf(reason + at, sizeof reason - at, " %s", bc_named_sut_name(i));
         if (at < sizeof reason)
             snprintf(reason + at, sizeof reason - at,
                      " (an adapter is a path: ./libx.so; a worker: exec:COMMAND)");

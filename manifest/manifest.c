@@ -94,7 +94,7 @@ static int get_names(json_t *arr, int (*index_of)(const char *), const char *wha
     json_array_foreach(arr, i, item) {
         const char *name = json_string_value(item);
         int index = name ? index_of(name) : -1;
-        if (index < 0)
+        if (index < 0 || index >= 32)
             return fail(why, cap, "manifest '%s': %s[%zu]: %s is not a %s name", path, where, i,
                         name ? name : "a non-string", what);
         *mask |= 1u << index;
@@ -256,12 +256,13 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
 {
     static const char *const fields[] = {"id", "class", "property", "case", "link", "note",
                                          "reach", NULL};
-    static const char *const reach_fields[] = {"rules", "ops", "dtypes", "detail", NULL};
+    static const char *const reach_fields[] = {"rules", "ops", "dtypes", "detail", "properties",
+                                               NULL};
     if (!json_is_array(list))
         return fail(why, cap, "manifest '%s': known_divergences: must be a list", path);
     size_t n = json_array_size(list);
     m->known = calloc(n ? n : 1, sizeof *m->known);
-    m->reach_text = calloc(n ? n : 1, 3 * 512);
+    m->reach_text = calloc(n ? n : 1, 4 * 512);
     m->cases = calloc(n ? n : 1, sizeof *m->cases);
     m->ncases = n;
     if (!m->known || !m->reach_text || !m->cases)
@@ -303,10 +304,11 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
         if (check_case(k->vector, p, path, where, &m->cases[i], why, cap) != 0)
             return -1;
         k->vector = m->cases[i];
-        char *text = m->reach_text + i * 3 * 512;
+        char *text = m->reach_text + i * 4 * 512;
         k->reach_rules = text;
         k->reach_ops = text + 512;
         k->reach_dtypes = text + 1024;
+        k->reach_properties = text + 1536;
         json_t *reach = json_object_get(e, "reach");
         if (!reach)
             continue;
@@ -328,6 +330,10 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
             return -1;
         if ((v = json_object_get(reach, "dtypes")) &&
             get_names(v, dtype_index, "dtype", path, rwhere, &mask, text + 1024, 512, why, cap))
+            return -1;
+        if ((v = json_object_get(reach, "properties")) &&
+            get_names(v, bc_property_from_name, "property", path, rwhere, &mask, text + 1536, 512,
+                      why, cap))
             return -1;
         if (get_string(reach, "detail", 0, &k->reach_detail, path, rwhere, why, cap) != 0)
             return -1;

@@ -119,7 +119,7 @@ typedef struct bc_failure {
  * every string owned (strdup). */
 typedef struct bc_known_result {
     char *id, *property, *vector, *link, *note, *reach_rules, *reach_ops, *reach_dtypes,
-        *reach_detail;
+        *reach_detail, *reach_properties;
     char klass;
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
@@ -173,6 +173,9 @@ struct bc_run_result {
     char manifest_path[512]; /* "" or the manifest's file */
     char declared_name[128]; /* "" or the manifest's name and version */
     char declared_version[128];
+    char broadcheck_commit[64]; /* "" if unknown */
+    char platform[192];         /* the machine the run ran on (uname), "" if unknown */
+    char started_at[32];        /* when, UTC, ISO 8601 */
 };
 
 /* Writes len bytes to fd, retrying short writes and EINTR (file_io.c).

@@ -83,10 +83,11 @@ int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n)
         k->reach_ops = dup_or_empty(e->reach_ops);
         k->reach_dtypes = dup_or_empty(e->reach_dtypes);
         k->reach_detail = dup_or_empty(e->reach_detail);
+        k->reach_properties = dup_or_empty(e->reach_properties);
         k->klass = e->klass;
         k->reach = e->reach;
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
-            !k->reach_ops || !k->reach_dtypes || !k->reach_detail)
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
         if (k->reach_detail[0] && bc_known_compile(k) != 0)
             return -1; /* the manifest checked it compiles: out of memory */
@@ -138,6 +139,13 @@ static int within_reach(const bc_known_result *k, const char *line, const char *
     return ok;
 }
 
+/* 1 if k's reach takes failures of the property named name. */
+static int reaches_property(const bc_known_result *k, const char *name)
+{
+    return k->reach && (strcmp(k->property, name) == 0 ||
+                        (k->reach_properties[0] && in_list(k->reach_properties, name)));
+}
+
 int bc_known_match(bc_run_result *res)
 {
     int count;
@@ -158,11 +166,11 @@ int bc_known_match(bc_run_result *res)
         for (int pass = 0; pass < 2 && fl->known < 0; pass++)
             for (int i = 0; i < res->nknown && fl->known < 0; i++) {
                 bc_known_result *k = &res->known[i];
-                if (strcmp(k->property, props[fl->property].name) != 0)
-                    continue;
-                if (pass == 0 ? bc_case_key(k->vector, entry_key, KEY, why, sizeof why) == 0 &&
+                if (pass == 0 ? strcmp(k->property, props[fl->property].name) == 0 &&
+                                    bc_case_key(k->vector, entry_key, KEY, why, sizeof why) == 0 &&
                                     strcmp(key, entry_key) == 0
-                              : within_reach(k, fl->minimal, fl->detail)) {
+                              : reaches_property(k, props[fl->property].name) &&
+                                    within_reach(k, fl->minimal, fl->detail)) {
                     fl->known = i;
                     k->explained++;
                 }
@@ -179,8 +187,7 @@ int bc_known_reach(const bc_run_result *res, int property, const char *line, con
     const bc_property_info *props = bc_properties(&count);
     for (int i = 0; i < res->nknown; i++) {
         const bc_known_result *k = &res->known[i];
-        if (k->reach && strcmp(k->property, props[property].name) == 0 &&
-            within_reach(k, line, detail))
+        if (k->reach && reaches_property(k, props[property].name) && within_reach(k, line, detail))
             return i;
     }
     return -1;

@@ -42,6 +42,7 @@ void bc_known_free(bc_run_result *res)
         free(k->reach_ops);
         free(k->reach_dtypes);
         free(k->reach_detail);
+        free(k->reach_properties);
         if (k->detail_regex)
             regfree(k->detail_regex);
         free(k->detail_regex);
@@ -64,7 +65,8 @@ bc_known_info bc_run_known(const bc_run_result *r, int i)
     info.entry = (bc_known_divergence){k->id,       k->klass,      k->property,
                                        k->vector,   k->link,       k->note,
                                        k->reach,    k->reach_rules, k->reach_ops,
-                                       k->reach_dtypes, k->reach_detail};
+                                       k->reach_dtypes, k->reach_detail,
+                                       k->reach_properties};
     info.status = k->status;
     info.detail = k->detail;
     info.explained = k->explained;

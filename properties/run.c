@@ -26,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -1100,6 +1102,19 @@ static void free_runner(runner *run)
     free(run->cells);
 }
 
+/* What a report says of where and when the run ran. */
+static void describe_platform(bc_run_result *res)
+{
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(res->platform, sizeof res->platform, "%.40s %.60s %.20s, %ld cores online",
+                 u.sysname, u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(res->started_at, sizeof res->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
 {
     bc_run_result *res = calloc(1, sizeof *res);
@@ -1132,6 +1147,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
              cfg->declared_name ? cfg->declared_name : "");
     snprintf(res->declared_version, sizeof res->declared_version, "%s",
              cfg->declared_version ? cfg->declared_version : "");
+    snprintf(res->broadcheck_commit, sizeof res->broadcheck_commit, "%s",
+             cfg->broadcheck_commit ? cfg->broadcheck_commit : "");
+    describe_platform(res);
     runner run;
     memset(&run, 0, sizeof run);
     run.config = cfg;

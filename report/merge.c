@@ -278,6 +278,10 @@ static int same_run(merger *m, input *in)
             return fail(m, in, field, "differs from '%s' (the shards must come from one run, "
                         "with one manifest)", m->in[0].path);
         }
+    if (in != m->in && !json_equal_or_absent(json_object_get(m->in[0].root, "broadcheck_commit"),
+                                             json_object_get(in->root, "broadcheck_commit")))
+        return fail(m, in, "broadcheck_commit", "differs from '%s' (the shards must come from "
+                    "one build of broadcheck)", m->in[0].path);
     if (in != m->in &&
         !json_equal_or_absent(json_object_get(json_object_get(m->in[0].root, "config"), "strict"),
                               json_object_get(config, "strict")))
@@ -656,8 +660,9 @@ static int collect_known(merger *m)
         k->reach_ops = dup_text(reach, "ops");
         k->reach_dtypes = dup_text(reach, "dtypes");
         k->reach_detail = dup_text(reach, "detail");
+        k->reach_properties = dup_text(reach, "properties");
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
-            !k->reach_ops || !k->reach_dtypes || !k->reach_detail)
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
         k->status = BC_KNOWN_NOT_CHECKED;
         snprintf(k->detail, sizeof k->detail, "its shard is missing from the merge");
@@ -865,6 +870,14 @@ static int merge(merger *m)
     res->max_failures = (int)json_integer_value(json_object_get(config, "max_failures"));
     res->whole_cells = json_is_true(json_object_get(config, "whole_cells"));
     res->strict = json_is_true(json_object_get(config, "strict"));
+    static const char *const about[] = {"broadcheck_commit", "platform", "started_at"};
+    char *const about_out[] = {res->broadcheck_commit, res->platform, res->started_at};
+    const size_t about_cap[] = {sizeof res->broadcheck_commit, sizeof res->platform,
+                                sizeof res->started_at};
+    for (int i = 0; i < 3; i++) { /* the first shard's: where and when one of them ran */
+        const char *v = json_string_value(json_object_get(root, about[i]));
+        snprintf(about_out[i], about_cap[i], "%s", v ? v : "");
+    }
     const char *declared[3];
     static const char *const declared_keys[] = {"declared_name", "declared_version", "manifest"};
     for (int i = 0; i < 3; i++)

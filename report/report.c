@@ -32,155 +32,9 @@
 #include "broadcheck/report.h"
 #include "internal.h"
 #include "notes.h"
+#include "text.h"
 
 #define LL(x) ((long long)(x))
-
-/* ---- small helpers ----------------------------------------------------- */
-
-static void set_why(char *why, size_t cap, const char *fmt, ...)
-{
-    if (!why || cap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-}
-
-/* A growing text buffer; `oom` sticks once an allocation failed. */
-typedef struct sbuf {
-    char *data;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sb_reserve(sbuf *b, size_t more)
-{
-    if (b->oom)
-        return;
-    if (b->len + more + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) {
-        b->oom = 1;
-        return;
-    }
-    b->data = d;
-    b->cap = cap;
-}
-
-static void sb_putn(sbuf *b, const char *s, size_t n)
-{
-    sb_reserve(b, n);
-    if (b->oom)
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_putn(b, s, strlen(s));
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    sb_reserve(b, (size_t)n);
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one
- * (overlong forms, surrogates and code points past U+10FFFF are not). */
-static int utf8_len(const unsigned char *s, unsigned *cp)
-{
-    unsigned c = s[0];
-    int n;
-    unsigned v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        n = 2, v = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        n = 3, v = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        n = 4, v = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return n;
-}
-
-enum { CLEAN_JSON, CLEAN_XML, CLEAN_LINE };
-
-/* A copy of s (NULL: "") that is valid UTF-8, each bad byte replaced by
- * '?'.  CLEAN_XML also replaces the characters XML 1.0 cannot hold;
- * CLEAN_LINE every control character (newlines too), for one-line text. */
-static char *clean_text(const char *s, int mode)
-{
-    if (!s)
-        s = "";
-    size_t n = strlen(s);
-    char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
-    const unsigned char *p = (const unsigned char *)s;
-    size_t o = 0;
-    while (*p) {
-        unsigned cp;
-        int len = utf8_len(p, &cp);
-        if (len == 0) {
-            out[o++] = '?';
-            p++;
-            continue;
-        }
-        int bad = 0;
-        if (mode == CLEAN_XML)
-            bad = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE ||
-                  cp == 0xFFFF;
-        else if (mode == CLEAN_LINE)
-            bad = cp < 0x20 || cp == 0x7F;
-        if (bad) {
-            out[o++] = (mode == CLEAN_LINE && (cp == '\n' || cp == '\t')) ? ' ' : '?';
-        } else {
-            memcpy(out + o, p, (size_t)len);
-            o += (size_t)len;
-        }
-        p += len;
-    }
-    out[o] = '\0';
-    return out;
-}
 
 static const char *property_name(int i, char *buf, size_t cap)
 {
@@ -363,24 +217,6 @@ static void format_shard(const bc_run_result *r, char *buf, size_t cap)
 static double finite_or_zero(double x)
 {
     return isfinite(x) ? x : 0.0;
-}
-
-/* ---- writing a report whole or not at all (properties/file_io.c) --------- */
-
-static int write_sbuf(sbuf *b, const char *path, const char *what, char *why, size_t cap)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s report", what);
-    int rc;
-    if (b->oom || !b->data) {
-        set_why(why, cap, "cannot write %s '%s': out of memory", name, path ? path : "");
-        rc = -1;
-    } else {
-        rc = bc_write_whole(name, path, b->data, b->len, why, cap);
-    }
-    free(b->data);
-    b->data = NULL;
-    return rc;
 }
 
 /* ---- the summary ------------------------------------------------------- */
@@ -567,6 +403,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
                       k->reach_dtypes[0] ? k->reach_dtypes : "any");
             if (k->reach_detail[0])
                 sb_printf(b, ", detail /%s/", k->reach_detail);
+            if (k->reach_properties[0])
+                sb_printf(b, ", also properties %s", k->reach_properties);
         }
         sb_puts(b, "\n");
     }
@@ -662,6 +500,10 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(root, "schema", json_string("broadcheck-report"), &bad);
     jset(root, "schema_version", json_integer(BC_REPORT_SCHEMA_VERSION), &bad);
     jset(root, "broadcheck_version", jstr(r->broadcheck_version), &bad);
+    jset(root, "broadcheck_commit", r->broadcheck_commit[0] ? jstr(r->broadcheck_commit) : json_null(),
+         &bad);
+    jset(root, "platform", r->platform[0] ? jstr(r->platform) : json_null(), &bad);
+    jset(root, "started_at", r->started_at[0] ? jstr(r->started_at) : json_null(), &bad);
 
     json_t *sut = json_object();
     jset(sut, "name", jstr(r->sut_name), &bad);
@@ -780,6 +622,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(reach, "ops", jstr(k->reach_ops), &bad);
             jset(reach, "dtypes", jstr(k->reach_dtypes), &bad);
             jset(reach, "detail", jstr(k->reach_detail), &bad);
+            jset(reach, "properties", jstr(k->reach_properties), &bad);
             jset(jk, "reach", reach, &bad);
         } else {
             jset(jk, "reach", json_null(), &bad);
@@ -872,18 +715,30 @@ static void x_property(xmlTextWriterPtr w, const char *name, const char *value, 
     x_end(w, bad);
 }
 
+/* 1 if cell c failed because the SUT did not answer its minimal case: a
+ * crash, a timeout, a protocol error or an exception, which every property
+ * words as "internal error (...)" (property.c, partial.c): JUnit's
+ * <error>, not a <failure>, a wrong answer. */
+static int cell_errored(const bc_run_result *r, const bc_cell *c)
+{
+    if (c->failure < 0 || c->failure >= r->nfailures || !r->failures)
+        return 0;
+    return strstr(r->failures[c->failure].detail, "internal error (") != NULL;
+}
+
 static void build_junit_suite(const bc_run_result *r, const bc_report_notes *notes, int rule,
                               xmlTextWriterPtr w, int *bad)
 {
     char name[96], buf[64], pbuf[32];
-    int tests = 0, failures = 0, skipped = 0;
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
     for (int p = 0; p < nprops(r); p++) {
         const bc_cell *c = &r->cells[rule][p];
         if (!c->selected)
             continue;
         tests++;
         verdict v = cell_verdict(r, c);
-        failures += v == V_FAIL;
+        errors += v == V_FAIL && cell_errored(r, c);
+        failures += v == V_FAIL && !cell_errored(r, c);
         skipped += v == V_UNSUPPORTED || v == V_NOT_RUN || v == V_XFAIL;
     }
     snprintf(name, sizeof name, "broadcheck.%s", bc_rule_name((bc_rule)rule));
@@ -891,7 +746,7 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
     x_attr(w, "name", name, bad);
     x_attr_int(w, "tests", tests, bad);
     x_attr_int(w, "failures", failures, bad);
-    x_attr_int(w, "errors", 0, bad);
+    x_attr_int(w, "errors", errors, bad);
     x_attr_int(w, "skipped", skipped, bad);
 
     x_start(w, "properties", bad);
@@ -927,7 +782,7 @@ static void build_junit_suite(const bc_run_result *r, const bc_report_notes *not
         if (c->failure >= 0 && c->failure < r->nfailures && r->failures)
             f = &r->failures[c->failure];
         if (v == V_FAIL) {
-            x_start(w, "failure", bad);
+            x_start(w, cell_errored(r, c) ? "error" : "failure", bad);
             char msg[160];
             snprintf(msg, sizeof msg, "%lld of %lld cases failed", LL(c->failed),
                      LL(c->failed + c->passed));
@@ -1029,11 +884,16 @@ int bc_report_junit_noted(const bc_run_result *r, const bc_report_notes *notes, 
         bad = 1;
 
     totals t = count_totals(r);
+    int errors = 0;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < nprops(r); p++)
+            errors += r->cells[rule][p].selected && cell_verdict(r, &r->cells[rule][p]) == V_FAIL &&
+                      cell_errored(r, &r->cells[rule][p]);
     x_start(w, "testsuites", &bad);
     x_attr(w, "name", "broadcheck", &bad);
     x_attr_int(w, "tests", t.cells, &bad);
-    x_attr_int(w, "failures", t.failed_cells, &bad);
-    x_attr_int(w, "errors", 0, &bad);
+    x_attr_int(w, "failures", t.failed_cells - errors, &bad);
+    x_attr_int(w, "errors", errors, &bad);
     x_attr_int(w, "skipped", t.unsupported_cells + t.xfail_cells, &bad);
     char tbuf[48];
     snprintf(tbuf, sizeof tbuf, "%.3f", finite_or_zero(r->elapsed));
@@ -1128,6 +988,19 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     sb_printf(b, "- **Date (UTC):** %s\n", date);
     sb_puts(b, "- **broadcheck version:** ");
     md_inline(b, r->broadcheck_version);
+    if (r->broadcheck_commit[0]) {
+        sb_puts(b, " (commit ");
+        md_inline(b, r->broadcheck_commit);
+        sb_puts(b, ")");
+    }
+    if (r->platform[0]) {
+        sb_puts(b, "\n- **Platform:** ");
+        md_inline(b, r->platform);
+    }
+    if (r->started_at[0]) {
+        sb_puts(b, "\n- **Started (UTC):** ");
+        md_inline(b, r->started_at);
+    }
     sb_puts(b, "\n- **System under test:** ");
     md_inline(b, r->sut_name);
     sb_puts(b, " ");
@@ -1281,6 +1154,10 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
                 md_inline(b, k->reach_ops[0] ? k->reach_ops : "any");
                 sb_puts(b, ", dtypes ");
                 md_inline(b, k->reach_dtypes[0] ? k->reach_dtypes : "any");
+                if (k->reach_properties[0]) {
+                    sb_puts(b, ", also properties ");
+                    md_inline(b, k->reach_properties);
+                }
                 if (k->reach_detail[0]) {
                     sb_puts(b, ", detail `");
                     md_inline(b, k->reach_detail);

@@ -9,7 +9,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
-set(BC_REPORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report.c
+set(BC_REPORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report.c ${CMAKE_CURRENT_LIST_DIR}/text.c
     ${CMAKE_CURRENT_LIST_DIR}/../properties/coverage.c
     ${CMAKE_CURRENT_LIST_DIR}/../properties/file_io.c
     ${CMAKE_CURRENT_LIST_DIR}/../properties/known_result.c)

@@ -35,9 +35,12 @@ core_packages=(gcc libc6-dev cmake ninja-build pkg-config libjansson-dev libxml2
 # of libclang-rt-dev, which clang only recommends) for the plain builds of
 # both compilers and scripts/fuzz.sh; make for the plain CMake command;
 # cmocka; NumPy for the cross-checks and the benchmark's comparison; PyYAML
-# for the CI-recipe test; valgrind for scripts/memcheck.sh; git for the
+# for the CI-recipe test; jsonschema and xmllint to check the reports against
+# docs/report.schema.json and docs/junit.xsd; chromium (headless) to open the
+# page of 'broadcheck summarize'; valgrind for scripts/memcheck.sh; git for the
 # commit that --version names.
 test_packages=(g++ clang libclang-rt-dev make libcmocka-dev python3 python3-numpy python3-yaml
+               python3-jsonschema libxml2-utils chromium
                valgrind git)
 
 if [ "$core" = 1 ]; then

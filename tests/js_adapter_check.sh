@@ -7,8 +7,6 @@
 #       runs `node FILE`; it must exit 0
 #   js_adapter_check.sh JS_DIR pass PACKAGES BROADCHECK ARGS...
 #       runs BROADCHECK ARGS; it must exit 0 (every selected cell passed)
-#   js_adapter_check.sh JS_DIR fails PACKAGES BROADCHECK ARGS...
-#       runs BROADCHECK ARGS (a replay of a known divergence); it must exit 1
 #   js_adapter_check.sh JS_DIR fatal BROADCHECK WORKER
 #       runs WORKER copied where no package can be found: broadcheck must
 #       exit 2 and say the SUT is not available
@@ -49,10 +47,6 @@ case $mode in
     need_packages "$1"
     shift
     expect_status 0 "$@" ;;
-  fails)
-    need_packages "$1"
-    shift
-    expect_status 1 "$@" ;;
   fatal)
     broadcheck=$1 worker=$2
     tmp=$(mktemp -d)

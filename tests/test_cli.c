@@ -238,6 +238,8 @@ static const cli_case shape_cases[] = {
     {{"run", "--help"}, 0, NULL, NULL, "usage: broadcheck run"},
     {{"replay", "--help"}, 0, NULL, NULL, "usage: broadcheck replay"},
     {{"merge", "--help"}, 0, NULL, NULL, "usage: broadcheck merge"},
+    {{"summarize", "--help"}, 0, NULL, NULL, "usage: broadcheck summarize"},
+    {{"summarize"}, 2, NULL, "no reports given", NULL},
     {{"list", "--help"}, 0, NULL, NULL, "usage: broadcheck list"},
     {{"mutants", "--help"}, 0, NULL, NULL, "usage: broadcheck mutants"},
     {{"bench", "--help"}, 0, NULL, NULL, "usage: broadcheck bench"},

@@ -99,6 +99,7 @@ static json_t *comparable(const char *path)
 {
     json_t *j = load(path);
     json_object_del(j, "elapsed_seconds");
+    json_object_del(j, "started_at"); /* the first shard's, not the whole run's */
     json_object_del(j, "merge");
     return j;
 }

@@ -52,15 +52,16 @@ typedef struct bc_known_divergence {
     const char *vector;   /* the case, a vector line (its expectation is ignored) */
     const char *link;     /* "" or where it is reported or documented */
     const char *note;     /* one sentence */
-    /* Which failures of `property` it explains: its own case always; with
-     * `reach`, also every failing case whose rule, op= and dtype= are in
+    /* Which failures it explains: its own case always; with `reach`, also
+     * every failing case of `property` (or of a property reach_properties
+     * names) whose rule, op= and dtype= are in
      * these comma-separated lists ("" or NULL: any) and whose detail
      * matches reach_detail (a POSIX extended regular expression; "" or
      * NULL: any).  A failing case within a reach is counted as known when
      * it is checked, and its cell goes on (it is not shrunk).  The wider
      * the reach, the more a new bug there can hide: the reports print it. */
     int reach;
-    const char *reach_rules, *reach_ops, *reach_dtypes, *reach_detail;
+    const char *reach_rules, *reach_ops, *reach_dtypes, *reach_detail, *reach_properties;
 } bc_known_divergence;
 
 typedef enum bc_known_status {
@@ -134,6 +135,7 @@ typedef struct bc_run_config {
     const char *manifest_path;    /* NULL, or the manifest's file, for the reports */
     const char *declared_name;    /* NULL, or the SUT's name and version as the */
     const char *declared_version; /* manifest declares them, for the reports */
+    const char *broadcheck_commit; /* NULL, or the commit this broadcheck was built from */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);

@@ -47,6 +47,23 @@ typedef struct bc_merge_output {
 int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_output *out, char *why,
                      size_t cap);
 
+/* ---- a summary across SUTs (broadcheck summarize) ------------------------- */
+
+typedef struct bc_summary_output {
+    const char *markdown; /* NULL: none */
+    const char *html;     /* a self-contained page; NULL: none */
+    const char *title;    /* NULL: "broadcheck certifications" */
+} bc_summary_output;
+
+/* Reads the JSON reports of runs of several SUTs (one each) and writes one
+ * Markdown table and one HTML page: a row per SUT (its declared name and
+ * version, verdict, cell counts, known divergences), then its rule x
+ * property matrix and each failure's minimal case and replay line.  Returns
+ * 0 when every SUT conforms, 1 when one diverges, -1 with why on bad input
+ * or an unwritable output (nothing is written then). */
+int bc_summarize_reports(int ninputs, const char *const *inputs, const bc_summary_output *out,
+                         char *why, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

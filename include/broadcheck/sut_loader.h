@@ -7,7 +7,11 @@
  *                 library (include/broadcheck/adapter.h), loaded by a
  *                 broadcheck-worker process, never by the harness;
  *   exec:COMMAND  a worker started as `sh -c COMMAND` that speaks the wire
- *                 protocol (wire/PROTOCOL.md) on its stdin/stdout.
+ *                 protocol (wire/PROTOCOL.md) on its stdin/stdout;
+ *   LIBRARY       a library adapter broadcheck ships (numpy, torch, onnx,
+ *                 dask, tfjs, ort, onednn, xnnpack, xtensor, eigen): its
+ *                 worker or adapter library where paths.h finds it, opened
+ *                 under that name, its manifest beside it.
  * An external SUT runs out of process (docs/ISOLATION.md): a crash, abort,
  * hang, runaway allocation, write past its output, malformed, oversized or
  * surplus answer is an internal-error answer naming the fault (and its
@@ -41,6 +45,16 @@ bc_sut_options bc_sut_options_default(void);
 
 /* 1 if spec names an external SUT (a library path or exec:). */
 int bc_sut_spec_is_external(const char *spec);
+
+/* The library adapters broadcheck ships, by name (isolation/named.c). */
+int bc_named_sut_count(void);
+const char *bc_named_sut_name(int i);    /* "numpy", ...; NULL out of range */
+const char *bc_named_sut_library(int i); /* "NumPy", ... */
+/* What --sut NAME opens: spec[cap] an exec: command or a library path, and
+ * manifest[mcap] (NULL: not wanted) its manifest file.  0; 1 if name is not
+ * a shipped adapter; -1 if it is but its files are missing, with why. */
+int bc_named_sut_resolve(const char *name, char *spec, size_t cap, char *manifest, size_t mcap,
+                         char *why, size_t why_cap);
 
 /* Opens the SUT.  For an external one this starts a worker and reads its
  * handshake, so a library that cannot be loaded, a missing entry symbol, an

@@ -256,32 +256,6 @@ function translateError(e, table) {
   return e;
 }
 
-/* ---- declining known divergences (certification runs only) -------------- */
-
-/*
- * broadcheck shrinks only the first failure of a cell, so one known
- * divergence hides any other in that cell.  To look past it, a
- * certification run may set BROADCHECK_JS_DECLINE to a comma-separated
- * list; matching questions are answered "unsupported" (never a pass):
- *   size-0      any question with a 0 dim in a shape
- *   negative    any question with a negative dim in a shape
- *   OP/DTYPE    elementwise op (add, div, ...) or kind (select, broadcast,
- *               sum-to-shape) on inputs of that dtype, e.g. div/int32
- *   OP          that op or kind on any dtype
- * Never set it for CI: the known verdicts are asserted there.
- */
-const DECLINE = (process.env.BROADCHECK_JS_DECLINE || '').split(',').map((t) => t.trim()).filter(Boolean);
-
-function declined(q) {
-  if (DECLINE.length === 0) return null;
-  if (DECLINE.includes('size-0') && q.shapes.some((s) => s.includes(0n))) return 'size-0';
-  if (DECLINE.includes('negative') && q.shapes.some((s) => s.some((d) => d < 0n))) return 'negative';
-  if (!q.inputs) return null;
-  const name = q.kind === KIND.ELEMENTWISE ? q.opName : q.kindName;
-  const dtype = q.inputs.length ? q.inputs[q.inputs.length - 1].dtype : '';
-  return DECLINE.find((t) => t === name || t === `${name}/${dtype}`) || null;
-}
-
 /* ---- the address space --------------------------------------------------- */
 
 /*
@@ -396,8 +370,6 @@ function serve(name, load) {
         try {
           q = type === MSG.SHAPE ? readShapeQuestion(payload) : readEvalQuestion(payload);
           if (TRACE) require('node:fs').appendFileSync(TRACE, `${process.pid} asked ${describe(q)}\n`);
-          const skip = declined(q);
-          if (skip) throw new Unsupported(`declined by BROADCHECK_JS_DECLINE (${skip})`);
           answer = await (type === MSG.SHAPE ? worker.shape(q) : worker.eval(q));
         } catch (e) {
           answer = answerFor(e);

@@ -88,22 +88,6 @@ class Unsupported(Exception):
     """The library cannot answer this question (never counted as a pass)."""
 
 
-# BROADCHECK_SKIP_KNOWN=all, or a comma list of names: the questions of those
-# known divergences (each documented in docs/certifications/) are answered
-# "unsupported" instead of the library's answer.  Off by default: a
-# certification shows every divergence.  CI sets it to check that nothing
-# *else* diverges, and replays each known one without it.
-SKIP_KNOWN = frozenset(n.strip() for n in os.environ.get("BROADCHECK_SKIP_KNOWN", "").split(",")
-                       if n.strip())
-
-
-def skip_known(name, why):
-    """Called where the library is about to give known divergence `name`."""
-    if name in SKIP_KNOWN or "all" in SKIP_KNOWN:
-        raise Unsupported("known divergence %s, skipped (BROADCHECK_SKIP_KNOWN): %s"
-                          % (name, why))
-
-
 # ---- what a question carries -------------------------------------------------
 
 class Params:
@@ -296,8 +280,6 @@ def _frame(kind, seq, payload):
 
 def encode_hello(c):
     description = c.description
-    if SKIP_KNOWN:  # the reports say that this run skipped known divergences
-        description += " [BROADCHECK_SKIP_KNOWN=%s]" % ",".join(sorted(SKIP_KNOWN))
     return (struct.pack("<I", PROTOCOL_VERSION) +
             _text(c.name, 255) + _text(c.version, 255) + _text(description, 1023) +
             struct.pack("<8I", c.features, c.rules, c.profiles, c.ops, c.dtypes,

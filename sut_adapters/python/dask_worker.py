@@ -16,7 +16,7 @@ NaN.  Dask has no symbols, intervals or shapes of unknown rank.
 
 Shape questions only (Dask computes values with NumPy, certified on its
 own: docs/certifications/numpy.md).  Known divergences
-(docs/certifications/dask.md), named for BROADCHECK_SKIP_KNOWN:
+(docs/certifications/dask.md), declared in dask.manifest.json:
   unknown-rejects   a ? dim against a known dim other than 0 or 1 is
                     rejected, although the ? may be that dim or 1
   unknown-wins      a ? dim against a 0 gives ?, where every case gives 0
@@ -45,25 +45,6 @@ def call(shapes):
         raise w.Rejected(" ".join(str(e).split()), w.ERR_DIM_MISMATCH)
 
 
-def known_divergences(shapes):
-    """The questions of the known divergences, for BROADCHECK_SKIP_KNOWN:
-    only those where one of them bites, axis by axis (right-aligned)."""
-    if any(d < 0 for s in shapes for d in s if d == d):
-        w.skip_known("negative-accepted", "Dask takes a negative dim as it is")
-    rank = max(len(s) for s in shapes)
-    for a in range(1, rank + 1):
-        axis = [s[-a] for s in shapes if len(s) >= a]
-        unknown = any(d != d for d in axis)
-        zero = 0 in axis
-        big = any(d == d and d > 1 for d in axis)
-        if unknown and big:
-            w.skip_known("unknown-rejects", "Dask refuses a ? against a known dim other than "
-                         "0 or 1")
-        if unknown and zero:
-            w.skip_known("unknown-wins", "Dask gives ? for a ? against a 0")
-
-
-
 def check(params, shapes):
     if params.rule != w.RULE_NUMPY or params.has_options():
         raise w.Unsupported("only rule numpy, without options")
@@ -73,7 +54,6 @@ def check(params, shapes):
 
 def shape(params, shapes):
     check(params, shapes)
-    known_divergences(shapes)
     out = call(shapes)
     if any(d != d for d in out):
         raise RuntimeError("Dask answered an unknown dim for static shapes: %r" % (out,))
@@ -84,7 +64,6 @@ def partial(params, shapes, symbols):
     check(params, shapes)
     # The harness sends only what the HELLO declares: ? and static dims.
     as_dask = [[np.nan if d.is_unknown() else d.lo for d in s] for s in shapes]
-    known_divergences(as_dask)
     return [w.PDim(0, None) if d != d else w.PDim(int(d), int(d)) for d in call(as_dask)]
 
 

@@ -113,16 +113,10 @@ def numpy_rule(shapes):
 
 
 def result_shape(params, shapes):
-    dims = onnx_shape(params, shapes)
-    # The known divergences of docs/certifications/onnx.md, named for
-    # BROADCHECK_SKIP_KNOWN: accepted shapes with a negative dim, and PRelu,
-    # whose inference never checks the slope.
-    if any(d < 0 for s in shapes for d in s):
-        w.skip_known("negative-dims-accepted", "ONNX inferred %s from negative dims" % dims)
-    if params.rule == w.RULE_ONNX_UNI:
-        w.skip_known("prelu-slope-unchecked", "PRelu's inference gives X's shape whatever "
-                     "the slope")
-    return dims
+    # ONNX's answer, its known divergences included (onnx.manifest.json):
+    # shapes inferred from negative dims, and PRelu, whose inference never
+    # checks the slope.
+    return onnx_shape(params, shapes)
 
 
 def onnx_shape(params, shapes):
@@ -228,8 +222,6 @@ def infer_partial_node(op_type, shapes, symbols, target=None):
 def partial_shape(params, shapes, symbols):
     if params.has_options():
         raise w.Unsupported("ONNX's broadcasting takes no axis, axes or profile")
-    if any(d.lo < 0 for s in shapes for d in s or ()):
-        w.skip_known("negative-dims-accepted", "ONNX infers shapes from negative dims")
     if params.rule == w.RULE_NUMPY:
         op = NUMPY_OP or ("Add" if len(shapes) == 2 else "Sum")
         if op in ("Add", "Where") and len(shapes) != (2 if op == "Add" else 3):
@@ -239,8 +231,6 @@ def partial_shape(params, shapes, symbols):
         return infer_partial_node(op, shapes, symbols)
     if params.rule == w.RULE_ONNX_UNI:
         w.check_operand_count(shapes, 2)
-        w.skip_known("prelu-slope-unchecked", "PRelu's inference gives X's shape whatever "
-                     "the slope")
         return infer_partial_node("PRelu", shapes, symbols)
     if params.rule == w.RULE_BIDIRECTIONAL:
         w.check_operand_count(shapes, 2)

@@ -97,9 +97,9 @@ def torch_call(fn, *args, **kwargs):
 
 
 def asked(fn, params, shapes):
-    """fn(): PyTorch's answer to a question about `shapes`, with the known
-    divergences of docs/certifications/pytorch.md named for
-    BROADCHECK_SKIP_KNOWN where they happen."""
+    """fn(): PyTorch's answer to a question about `shapes`, its known
+    divergences (docs/certifications/pytorch.md, torch.manifest.json)
+    included."""
     negative = any(d < 0 for s in shapes for d in s)
     try:
         r = fn()
@@ -109,21 +109,8 @@ def asked(fn, params, shapes):
                 raise w.Rejected(str(e).split("\n")[0])
             # No dim was negative: a stride PyTorch computed overflowed (into
             # the SymInt range) for a zero-size tensor with huge dims.
-            w.skip_known("zero-size-stride-overflow", str(e))
             raise RuntimeError(str(e).split("\n")[0])
-        if not isinstance(e, w.Rejected):
-            raise
-        if e.kind == w.ERR_OVERFLOW and not negative:
-            w.skip_known("numel-overflow", "PyTorch cannot hold a shape of more than "
-                         "2**63-1 elements")
-        if negative and e.kind not in (w.ERR_UNKNOWN, w.ERR_NEGATIVE_DIM):
-            w.skip_known("negative-dim-named-otherwise", "a negative dim reported as %s" % e)
-        if params.rule == w.RULE_ONNX_UNI and e.kind == w.ERR_DIM_MISMATCH and \
-                len(shapes) == 2 and len(shapes[1]) > len(shapes[0]):
-            w.skip_known("uni-rank-checked-late", "in-place broadcasting checks dims first")
         raise
-    if negative:
-        w.skip_known("expand-minus-one", "a target dim of -1 keeps the input's dim")
     return r
 
 
@@ -217,9 +204,6 @@ def sum_to_shape(req, g):
     if list(g.shape) != forward:
         raise RuntimeError("the gradient has shape %s but PyTorch's broadcast gives %s"
                            % (list(g.shape), forward))
-    if g.dtype == torch.float16:
-        w.skip_known("float16-sum-order", "PyTorch sums float16 in float32, rounding once; "
-                     "broadcheck rounds after every term")
     # sum_to_size sums integers in int64 (torch.sum's promotion); the cast
     # back to the gradient's dtype is exact modulo 2**bits, i.e. it wraps.
     return torch_call(g.sum_to_size, req.shapes[req.operand]).to(g.dtype)

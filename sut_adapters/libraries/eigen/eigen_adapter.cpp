@@ -413,10 +413,6 @@ void run_type(const bc_adapter_eval_request *req, const dims_t &result, bc_adapt
 void eval(void *, const bc_adapter_eval_request *req, bc_adapter_answer *a)
 {
     try {
-        if (bcu_triage_decline(req->nshapes, req->shapes)) {
-            bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-            return;
-        }
         dims_t result = candidate(req->params, req->nshapes, req->shapes);
         g_stretch = req->params->rule != BC_ADAPTER_RULE_NONE;
         if (req->kind == BC_ADAPTER_VALUE_SUM_TO_SHAPE)
@@ -468,7 +464,6 @@ bc_adapter make_adapter()
     d.context = nullptr;
     d.infer_shape = nullptr;
     d.eval = eval;
-    bcu_narrow_caps(&d.caps);
     return d;
 }
 

@@ -232,10 +232,6 @@ static void infer_shape(void *context, const bc_adapter_params *p, int32_t n,
         bcu_answer(a, BC_ADAPTER_INTERNAL_ERROR, "dnnl_engine_create (cpu) failed");
         return;
     }
-    if (bcu_triage_decline(n, shapes)) {
-        bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-        return;
-    }
     if (n != 2) {
         bcu_answer(a, BC_ADAPTER_REJECTED, "a binary primitive takes exactly 2 sources");
         a->error_kind = BC_ADAPTER_ERR_OPERAND_COUNT;
@@ -391,10 +387,6 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
         bcu_answer(a, BC_ADAPTER_INTERNAL_ERROR, "dnnl_engine_create (cpu) failed");
         return;
     }
-    if (bcu_triage_decline(req->nshapes, req->shapes)) {
-        bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-        return;
-    }
     for (int32_t i = 0; i < req->ninputs; i++)
         if (req->inputs[i].dtype == BC_ADAPTER_DTYPE_BOOL) {
             bcu_answer(a, BC_ADAPTER_UNSUPPORTED,
@@ -463,7 +455,6 @@ const bc_adapter *bc_adapter_entry_v1(void)
         adapter.version = version;
         if (f16_implemented())
             adapter.caps.dtypes |= 1u << BC_ADAPTER_DTYPE_FLOAT16;
-        bcu_narrow_caps(&adapter.caps);
     }
     return &adapter;
 }

@@ -218,10 +218,6 @@ static void infer_shape(void *context, const bc_adapter_params *p, int32_t n,
         bcu_answer(a, BC_ADAPTER_INTERNAL_ERROR, "xnn_initialize failed");
         return;
     }
-    if (bcu_triage_decline(n, shapes)) {
-        bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-        return;
-    }
     if (n != 2) { /* numpy of one shape is valid, but no XNNPACK operator asks it */
         bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "XNNPACK's binary operators take exactly 2 inputs");
         return;
@@ -244,10 +240,6 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
     (void)context;
     if (!setup_library()) {
         bcu_answer(a, BC_ADAPTER_INTERNAL_ERROR, "xnn_initialize failed");
-        return;
-    }
-    if (bcu_triage_decline(req->nshapes, req->shapes)) {
-        bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
         return;
     }
     if (req->kind != BC_ADAPTER_VALUE_ELEMENTWISE || req->ninputs != 2) {
@@ -356,7 +348,6 @@ const bc_adapter *bc_adapter_entry_v1(void)
         done = 1;
         if (f16_runs())
             adapter.caps.dtypes |= 1u << BC_ADAPTER_DTYPE_FLOAT16;
-        bcu_narrow_caps(&adapter.caps);
     }
     return &adapter;
 }

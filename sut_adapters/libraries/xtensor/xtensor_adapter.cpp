@@ -285,10 +285,6 @@ void infer_shape(void *, const bc_adapter_params *p, int32_t n, const bc_adapter
                  bc_adapter_answer *a)
 {
     guarded(a, [&] {
-        if (bcu_triage_decline(n, shapes)) {
-            bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-            return;
-        }
         answer_shape(a, rule_shape(p, n, shapes));
     });
 }
@@ -296,10 +292,6 @@ void infer_shape(void *, const bc_adapter_params *p, int32_t n, const bc_adapter
 void eval(void *, const bc_adapter_eval_request *req, bc_adapter_answer *a)
 {
     guarded(a, [&] {
-        if (bcu_triage_decline(req->nshapes, req->shapes)) {
-            bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "triage: rank 0 declined");
-            return;
-        }
         /* The value dtype: the inputs' (where: the branches'). */
         uint32_t t = req->inputs[req->kind == BC_ADAPTER_VALUE_SELECT ? 1 : 0].dtype;
         switch (t) {
@@ -341,7 +333,6 @@ bc_adapter make_adapter()
     d.context = nullptr;
     d.infer_shape = infer_shape;
     d.eval = eval;
-    bcu_narrow_caps(&d.caps);
     return d;
 }
 
