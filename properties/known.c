@@ -231,10 +231,12 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
                                  : -3);
             free(v);
         }
+        /* the detail cut to fit the entry's (a replay's may be longer) */
+        const int fit = (int)sizeof k->detail - 32;
         switch (verdict) {
         case 1:
             k->status = BC_KNOWN_XFAIL;
-            snprintf(k->detail, sizeof k->detail, "%s", detail);
+            snprintf(k->detail, sizeof k->detail, "%.*s", fit, detail);
             break;
         case 0:
             k->status = BC_KNOWN_XPASS;
@@ -242,7 +244,7 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
             break;
         case 2:
             k->status = BC_KNOWN_XPASS;
-            snprintf(k->detail, sizeof k->detail, "its case is not checked: %s", detail);
+            snprintf(k->detail, sizeof k->detail, "its case is not checked: %.*s", fit, detail);
             break;
         case -3:
             snprintf(k->detail, sizeof k->detail, "its cell (%s) was not selected",

@@ -412,6 +412,12 @@ void run_type(const bc_adapter_eval_request *req, const dims_t &result, bc_adapt
 
 void eval(void *, const bc_adapter_eval_request *req, bc_adapter_answer *a)
 {
+    /* Eigen's operators are binary: one operand is not a question for them
+     * (declined, never an internal error) */
+    if (req->kind == BC_ADAPTER_VALUE_ELEMENTWISE && req->ninputs < 2) {
+        bcu_answer(a, BC_ADAPTER_UNSUPPORTED, "Eigen's elementwise operators take 2 operands or more");
+        return;
+    }
     try {
         dims_t result = candidate(req->params, req->nshapes, req->shapes);
         g_stretch = req->params->rule != BC_ADAPTER_RULE_NONE;

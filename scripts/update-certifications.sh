@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Reruns every library's certification (scripts/certify-libraries.sh) and
+# regenerates docs/CERTIFICATIONS.md's table from its JSON reports, which
+# are kept in docs/certifications/reports/ (CTest's docs.certifications
+# checks that the two agree).
+#   scripts/update-certifications.sh [--time SECONDS] [--no-setup] [--build DIR]
+#   scripts/update-certifications.sh --from DIR [--build DIR]
+#       (the JSON reports of a certify-libraries.sh run already made, in DIR)
+# Exit codes: 0 updated; 2 a certification or the summary failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build/default
+from=""
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build="${2:?--build needs a directory}"; args+=(--build "$2"); shift 2 ;;
+    --from) from="${2:?--from needs a directory}"; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if [ -n "$from" ]; then
+  cp "$from"/*.json "$out"/
+else
+  scripts/certify-libraries.sh --out "$out" "${args[@]}"
+fi
+mkdir -p docs/certifications/reports
+rm -f docs/certifications/reports/*.json
+cp "$out"/*.json docs/certifications/reports/
+"$build/broadcheck" summarize --title "Certifications of real libraries" \
+  --markdown "$out/table.md" docs/certifications/reports/*.json || [ $? = 1 ]
+# The generated table replaces the section between the markers; the text
+# around it is kept.
+python3 - docs/CERTIFICATIONS.md "$out/table.md" <<'PY'
+import sys
+doc, table = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+begin, end = doc.index("<!-- summarize: begin"), doc.index("<!-- summarize: end")
+begin = doc.index("\n", begin) + 1
+open(sys.argv[1], "w").write(doc[:begin] + table + doc[end:])
+PY
+echo "update-certifications: docs/CERTIFICATIONS.md and docs/certifications/reports/ updated"
