@@ -196,7 +196,6 @@ static int parse_shard(const char *s, int *k, int *n)
     return 0;
 }
 
-/* The fields that say which run a report is of must equal the first file's. */
 /* json_equal, where an absent or null member equals an absent or null one. */
 static int json_equal_or_absent(json_t *a, json_t *b)
 {
@@ -220,6 +219,7 @@ static int same_known(json_t *a, json_t *b)
     return 1;
 }
 
+/* The fields that say which run a report is of must equal the first file's. */
 static int same_run(merger *m, input *in)
 {
     static const char *const fields[][2] = {
@@ -664,8 +664,19 @@ static int collect_known(merger *m)
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
             !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
+        /* not checked: why, as the shard that replays it (i mod N) says (its
+         * cell was not selected, the run stopped first), or that shard is
+         * missing */
         k->status = BC_KNOWN_NOT_CHECKED;
-        snprintf(k->detail, sizeof k->detail, "its shard is missing from the merge");
+        int owner = m->shard_count > 0 ? (int)(i % (size_t)m->shard_count) + 1 : 1;
+        const char *why_not = NULL;
+        for (int s = 0; s < m->n; s++)
+            if (m->in[s].shard == owner)
+                why_not = json_string_value(json_object_get(
+                    json_array_get(json_object_get(m->in[s].root, "known_divergences"), i),
+                    "detail"));
+        snprintf(k->detail, sizeof k->detail, "%s",
+                 why_not ? why_not : "its shard is missing from the merge");
         for (int s = 0; s < m->n; s++) {
             json_t *mine = json_array_get(json_object_get(m->in[s].root, "known_divergences"), i);
             json_int_t hits = json_integer_value(json_object_get(mine, "reach_hits"));
