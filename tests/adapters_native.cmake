@@ -47,12 +47,15 @@ endif()
 # Under UndefinedBehaviorSanitizer Eigen's copy of an empty tensor
 # (memcpy from NULL, TensorDeviceDefault.h) stops the worker too: the
 # sanitizer build declares that as well (tests/eigen_ubsan.manifest.json,
-# without --strict: its case passes in a plain build).
+# without --strict: its case passes in a plain build), and does not give up
+# on a worker that UBSan stops on every empty tensor (--unresponsive-after 0:
+# a few such questions in a row would end the cells as "SUT unresponsive").
 if(TARGET bc_eigen_adapter AND BC_SANITIZE)
   add_test(NAME certify.native.eigen
            COMMAND broadcheck run --sut $<TARGET_FILE:bc_eigen_adapter>
                    --rule none,numpy,onnx-uni,broadcast-to --cases ${BC_NATIVE_CASES} --jobs 2
-                   --timeout-ms 60000 --manifest ${CMAKE_CURRENT_SOURCE_DIR}/eigen_ubsan.manifest.json)
+                   --timeout-ms 60000 --unresponsive-after 0
+                   --manifest ${CMAKE_CURRENT_SOURCE_DIR}/eigen_ubsan.manifest.json)
   set_tests_properties(certify.native.eigen PROPERTIES PROCESSORS 2
     PASS_REGULAR_EXPRESSION "\nverdict: CONFORMS")
 elseif(TARGET bc_eigen_adapter)
