@@ -111,32 +111,46 @@ static int in_list(const char *list, const char *word)
     return 0;
 }
 
-/* 1 if the failing case `line` (detail: what it showed) lies within k's reach. */
-static int within_reach(const bc_known_result *k, const char *line, const char *detail)
+/* What a reach looks at in a failing case, read once from its line. */
+typedef struct case_facts {
+    int parsed;
+    const char *rule;
+    const char *op;    /* NULL: not a value case (a shape or partial line) */
+    const char *dtype;
+} case_facts;
+
+static case_facts facts_of(const char *line)
 {
-    if (!k->reach)
+    case_facts f = {0, NULL, NULL, NULL};
+    char why[256];
+    if (bc_vector_line_is_partial(line)) {
+        bc_pvector *v = malloc(sizeof *v);
+        if (v && bc_pvector_parse(line, v, why, sizeof why) == 1)
+            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL};
+        free(v);
+        return f;
+    }
+    bc_vector *v = malloc(sizeof *v);
+    if (v && bc_vector_parse(line, v, why, sizeof why) == 1)
+        f = (case_facts){1, bc_rule_name(v->params.rule),
+                         v->value.present ? bc_value_case_op_name(&v->value) : NULL,
+                         v->value.present ? bc_dtype_name(v->value.dtype) : NULL};
+    free(v);
+    return f;
+}
+
+/* 1 if a failing case (its facts, and detail: what it showed) lies within
+ * k's reach. */
+static int within_reach(const bc_known_result *k, const case_facts *f, const char *detail)
+{
+    if (!k->reach || !f->parsed || !in_list(k->reach_rules, f->rule))
         return 0;
     if (k->detail_regex && regexec(k->detail_regex, detail, 0, NULL, 0) != 0)
         return 0;
-    if (bc_vector_line_is_partial(line)) { /* a partial case has no op= or dtype= */
-        if (k->reach_ops[0] || k->reach_dtypes[0])
-            return 0;
-        bc_pvector *v = malloc(sizeof *v);
-        char why[256];
-        int ok = v && bc_pvector_parse(line, v, why, sizeof why) == 1 &&
-                 in_list(k->reach_rules, bc_rule_name(v->params.rule));
-        free(v);
-        return ok;
-    }
-    bc_vector *v = malloc(sizeof *v);
-    char why[256];
-    int ok = v && bc_vector_parse(line, v, why, sizeof why) == 1 &&
-             in_list(k->reach_rules, bc_rule_name(v->params.rule));
-    if (ok && (k->reach_ops[0] || k->reach_dtypes[0]))
-        ok = v->value.present && in_list(k->reach_ops, bc_value_case_op_name(&v->value)) &&
-             in_list(k->reach_dtypes, bc_dtype_name(v->value.dtype));
-    free(v);
-    return ok;
+    if (!k->reach_ops[0] && !k->reach_dtypes[0])
+        return 1;
+    /* op= and dtype= lists take value cases only */
+    return f->op && in_list(k->reach_ops, f->op) && in_list(k->reach_dtypes, f->dtype);
 }
 
 /* 1 if k's reach takes failures of the property named name. */
@@ -162,6 +176,7 @@ int bc_known_match(bc_run_result *res)
         fl->known = -1;
         if (!fl->minimal || bc_case_key(fl->minimal, key, KEY, why, sizeof why) != 0)
             continue;
+        case_facts facts = facts_of(fl->minimal);
         /* an exact case first, then a reach */
         for (int pass = 0; pass < 2 && fl->known < 0; pass++)
             for (int i = 0; i < res->nknown && fl->known < 0; i++) {
@@ -170,7 +185,7 @@ int bc_known_match(bc_run_result *res)
                                     bc_case_key(k->vector, entry_key, KEY, why, sizeof why) == 0 &&
                                     strcmp(key, entry_key) == 0
                               : reaches_property(k, props[fl->property].name) &&
-                                    within_reach(k, fl->minimal, fl->detail)) {
+                                    within_reach(k, &facts, fl->detail)) {
                     fl->known = i;
                     k->explained++;
                 }
@@ -185,9 +200,14 @@ int bc_known_reach(const bc_run_result *res, int property, const char *line, con
 {
     int count;
     const bc_property_info *props = bc_properties(&count);
+    case_facts facts = {0, NULL, NULL, NULL};
     for (int i = 0; i < res->nknown; i++) {
         const bc_known_result *k = &res->known[i];
-        if (k->reach && reaches_property(k, props[property].name) && within_reach(k, line, detail))
+        if (!reaches_property(k, props[property].name))
+            continue;
+        if (!facts.parsed) /* the line is read once, and only if some reach may take it */
+            facts = facts_of(line);
+        if (within_reach(k, &facts, detail))
             return i;
     }
     return -1;
