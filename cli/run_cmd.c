@@ -99,11 +99,14 @@ static const char run_usage[] =
     "stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the reports written.\n";
 
 static const char replay_usage[] =
-    "usage: broadcheck replay [--sut NAME] [--timeout-ms N] [--memory-mb N] --property P 'CASE'\n"
+    "usage: broadcheck replay [--sut NAME] [--manifest FILE] [--timeout-ms N] [--memory-mb N]\n"
+    "                         --property P 'CASE'\n"
     "\n"
     "Checks one case, a line of the vector format (its expectation is ignored),\n"
     "under one property, exactly as 'broadcheck run' did. 'run' prints this line\n"
-    "for every failure it shrinks.\n"
+    "for every failure it shrinks.  --manifest: the value semantics the SUT\n"
+    "declares (docs/MANIFEST.md) are what the reference computes; a shipped\n"
+    "adapter (--sut numpy) reads its own manifest unless one is given.\n"
     "\n"
     "Exit codes: 0 passes; 1 fails (what disagreed is printed); 2 bad usage, or\n"
     "the property does not apply to the case or the SUT does not support it.\n";
@@ -484,6 +487,7 @@ int bc_cmd_run(int argc, char **argv)
         cfg.manifest_path = manifest_path;
         cfg.declared_name = bc_manifest_name(manifest);
         cfg.declared_version = bc_manifest_version(manifest);
+        cfg.semantics = *bc_manifest_semantics(manifest);
     }
     cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut) {
@@ -506,14 +510,20 @@ int bc_cmd_run(int argc, char **argv)
     }
     cfg.interrupt = &stop_signal;
     catch_stop_signals(cfg.sut);
-    /* A replay must run under the limits the failure was found under. */
-    char sut_args[64] = "";
+    /* A replay must run under the limits the failure was found under, and
+     * under the value semantics of the manifest given (a shipped adapter's
+     * own manifest is the replay's default, so only one given is repeated:
+     * another one would be replaced by it). */
+    char sut_args[4200] = "";
     bc_sut_options defaults = bc_sut_options_default();
     if (sut_opts.timeout_ms != defaults.timeout_ms)
         snprintf(sut_args, sizeof sut_args, "--timeout-ms %d", sut_opts.timeout_ms);
     if (sut_opts.memory_mb != defaults.memory_mb)
         snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args), "%s--memory-mb %d",
                  sut_args[0] ? " " : "", sut_opts.memory_mb);
+    if (manifest_path && manifest_path != named_manifest)
+        snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args),
+                 "%s--manifest %s", sut_args[0] ? " " : "", manifest_path);
     cfg.sut_args = sut_args;
     cfg.broadcheck_commit = BC_COMMIT;
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
@@ -562,6 +572,28 @@ int bc_cmd_run(int argc, char **argv)
     return status;
 }
 
+/* The value semantics a replay computes: those of the manifest given, or
+ * of a shipped adapter's own; the reference's where there is neither. */
+static int read_semantics(const char *sut_name, const char *manifest_path, bc_semantics *out,
+                          const char *cmd)
+{
+    char why[1024], named_spec[4200], named_manifest[4096];
+    if (!manifest_path && !bc_sut_spec_is_external(sut_name) &&
+        bc_named_sut_resolve(sut_name, named_spec, sizeof named_spec, named_manifest,
+                             sizeof named_manifest, why, sizeof why) == 0)
+        manifest_path = named_manifest;
+    if (!manifest_path)
+        return 0;
+    bc_manifest *m = bc_manifest_load(manifest_path, why, sizeof why);
+    if (!m) {
+        fprintf(stderr, "%s: --manifest: %s\n", cmd, why);
+        return -1;
+    }
+    *out = *bc_manifest_semantics(m);
+    bc_manifest_free(m);
+    return 0;
+}
+
 int bc_cmd_replay(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -570,9 +602,10 @@ int bc_cmd_replay(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"timeout-ms", required_argument, NULL, 'T'},
         {"memory-mb", required_argument, NULL, 'M'},
+        {"manifest", required_argument, NULL, 'm'},
         {NULL, 0, NULL, 0},
     };
-    const char *sut_name = "reference", *property = NULL;
+    const char *sut_name = "reference", *property = NULL, *manifest_path = NULL;
     bc_sut_options sut_opts = bc_sut_options_default();
     int c;
     optind = 1;
@@ -586,6 +619,7 @@ int bc_cmd_replay(int argc, char **argv)
         switch (c) {
         case 's': sut_name = optarg; break;
         case 'p': property = optarg; break;
+        case 'm': manifest_path = optarg; break;
         case 'h': fputs(replay_usage, stdout); return BC_EXIT_OK;
         case ':':
             fprintf(stderr, "broadcheck replay: option '%s' needs a value\n", argv[optind - 1]);
@@ -605,6 +639,10 @@ int bc_cmd_replay(int argc, char **argv)
         fprintf(stderr, "broadcheck replay: --property: unknown property '%s'\n", property);
         return BC_EXIT_USAGE;
     }
+    char why[1024];
+    bc_semantics semantics = {0};
+    if (read_semantics(sut_name, manifest_path, &semantics, "broadcheck replay") != 0)
+        return BC_EXIT_USAGE;
     const bc_sut *sut = find_sut(sut_name, &sut_opts);
     if (!sut)
         return BC_EXIT_USAGE;
@@ -613,7 +651,6 @@ int bc_cmd_replay(int argc, char **argv)
         bc_sut_close(sut);
         return BC_EXIT_USAGE;
     }
-    char why[1024];
     int status = BC_EXIT_USAGE;
     /* The expectation is ignored, so a case may leave it out. */
     const char *text = argv[optind];
@@ -632,7 +669,7 @@ int bc_cmd_replay(int argc, char **argv)
                 why[0] ? why : "empty (expected a vector line, e.g. 'numpy [2] [1] -> [2]')");
     } else {
         int r = partial ? bc_replay_partial(sut, p, pv, why, sizeof why)
-                        : bc_replay(sut, p, v, why, sizeof why);
+                        : bc_replay(sut, &semantics, p, v, why, sizeof why);
         if (r == 0) {
             printf("PASS %s on %s\n", property, sut->name);
             status = BC_EXIT_OK;

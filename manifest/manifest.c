@@ -27,6 +27,7 @@ struct bc_manifest {
     int has_ops, has_dtypes;
     unsigned ops, dtypes;
     int max_rank, max_operands;
+    bc_semantics semantics; /* the reference's own where not stated */
 };
 
 static int fail(char *why, size_t cap, const char *fmt, ...)
@@ -256,8 +257,8 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
 {
     static const char *const fields[] = {"id", "class", "property", "case", "link", "note",
                                          "reach", NULL};
-    static const char *const reach_fields[] = {"rules", "ops", "dtypes", "detail", "properties",
-                                               NULL};
+    static const char *const reach_fields[] = {"rules", "ops",        "dtypes", "detail",
+                                               "properties", "strided", NULL};
     if (!json_is_array(list))
         return fail(why, cap, "manifest '%s': known_divergences: must be a list", path);
     size_t n = json_array_size(list);
@@ -337,6 +338,12 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
             return -1;
         if (get_string(reach, "detail", 0, &k->reach_detail, path, rwhere, why, cap) != 0)
             return -1;
+        if ((v = json_object_get(reach, "strided"))) {
+            if (!json_is_boolean(v))
+                return fail(why, cap, "manifest '%s': %s: 'strided' must be true or false", path,
+                            rwhere);
+            k->reach_strided = json_is_true(v);
+        }
         if (k->reach_detail) {
             regex_t re;
             int err = regcomp(&re, k->reach_detail, REG_EXTENDED | REG_NOSUB);
@@ -353,10 +360,34 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
     return 0;
 }
 
+/* "semantics": {"int_div": "floor", ...}: each key once, each a choice
+ * bc_semantics_set knows (docs/ENGINE.md "Value semantics"). */
+static int read_semantics(bc_manifest *m, json_t *sem, const char *path, char *why, size_t cap)
+{
+    if (!json_is_object(sem))
+        return fail(why, cap, "manifest '%s': semantics: must be an object, e.g. "
+                    "{\"int_div\": \"floor\"}", path);
+    const char *key;
+    json_t *v;
+    json_object_foreach(sem, key, v) {
+        const char *value = json_string_value(v);
+        int r = value ? bc_semantics_set(&m->semantics, key, value) : -2;
+        if (r == -1)
+            return fail(why, cap, "manifest '%s': semantics: unknown choice '%s' (expected "
+                        "int_div, int_overflow or float16_sum)", path, key);
+        if (r == -2)
+            return fail(why, cap, "manifest '%s': semantics.%s: expected %s", path, key,
+                        strcmp(key, "int_div") == 0        ? "\"truncate\", \"floor\" or \"nearest-f32\""
+                        : strcmp(key, "int_overflow") == 0 ? "\"wrap\" or \"saturate\""
+                                                           : "\"each\" or \"wide\"");
+    }
+    return 0;
+}
+
 bc_manifest *bc_manifest_load(const char *path, char *why, size_t cap)
 {
     static const char *const fields[] = {"broadcheck_manifest", "name", "version", "description",
-                                         "scope", "known_divergences", NULL};
+                                         "scope", "semantics", "known_divergences", NULL};
     json_error_t err;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
@@ -392,6 +423,9 @@ bc_manifest *bc_manifest_load(const char *path, char *why, size_t cap)
     json_t *scope = json_object_get(root, "scope");
     if (!bad && scope)
         bad = read_scope(m, scope, path, why, cap);
+    json_t *sem = json_object_get(root, "semantics");
+    if (!bad && sem)
+        bad = read_semantics(m, sem, path, why, cap);
     json_t *known = json_object_get(root, "known_divergences");
     if (!bad && known)
         bad = read_known(m, known, path, why, cap);
@@ -413,6 +447,11 @@ void bc_manifest_free(bc_manifest *m)
     free(m->known);
     free(m->reach_text);
     free(m);
+}
+
+const bc_semantics *bc_manifest_semantics(const bc_manifest *m)
+{
+    return &m->semantics;
 }
 
 const char *bc_manifest_name(const bc_manifest *m)

@@ -120,6 +120,7 @@ typedef struct bc_failure {
 typedef struct bc_known_result {
     char *id, *property, *vector, *link, *note, *reach_rules, *reach_ops, *reach_dtypes,
         *reach_detail, *reach_properties;
+    int reach_strided;      /* the reach takes strided value cases only */
     char klass;
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
@@ -145,7 +146,7 @@ struct bc_run_result {
     char broadcheck_version[32];
     char sut_name[128];
     char sut_version[128];
-    char sut_args[64];       /* the SUT's limits in replay lines (bc_run_config.sut_args) */
+    char sut_args[4200];     /* the SUT's limits (and manifest) in replay lines (bc_run_config.sut_args) */
     uint64_t seed;
     int64_t cases;           /* per shape-property cell, as configured (0 with seconds) */
     int64_t value_cases;     /* per value-property cell, as configured (0 with seconds) */
@@ -173,6 +174,8 @@ struct bc_run_result {
     char manifest_path[512]; /* "" or the manifest's file */
     char declared_name[128]; /* "" or the manifest's name and version */
     char declared_version[128];
+    bc_semantics semantics;      /* the SUT's declared value semantics (config) */
+    char semantics_text[160];    /* bc_semantics_format of them, or as a merge read them */
     char broadcheck_commit[64]; /* "" if unknown */
     char platform[192];         /* the machine the run ran on (uname), "" if unknown */
     char started_at[32];        /* when, UTC, ISO 8601 */
@@ -204,6 +207,7 @@ typedef struct bc_arena bc_arena; /* value.h */
 
 typedef struct bc_check_ctx {
     const bc_sut *sut;
+    bc_semantics semantics; /* the SUT's declared value semantics: the oracle computes them */
     int64_t sut_calls; /* every query the property made */
     bc_arena *arena;   /* scratch for value properties: made on first use, reset per check */
     /* The runner's hooks (NULL outside a run, as in replay): every answer

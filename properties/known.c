@@ -86,6 +86,7 @@ int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n)
         k->reach_properties = dup_or_empty(e->reach_properties);
         k->klass = e->klass;
         k->reach = e->reach;
+        k->reach_strided = e->reach_strided;
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
             !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
@@ -117,16 +118,17 @@ typedef struct case_facts {
     const char *rule;
     const char *op;    /* NULL: not a value case (a shape or partial line) */
     const char *dtype;
+    int strided;       /* a value case with layout= */
 } case_facts;
 
 static case_facts facts_of(const char *line)
 {
-    case_facts f = {0, NULL, NULL, NULL};
+    case_facts f = {0, NULL, NULL, NULL, 0};
     char why[256];
     if (bc_vector_line_is_partial(line)) {
         bc_pvector *v = malloc(sizeof *v);
         if (v && bc_pvector_parse(line, v, why, sizeof why) == 1)
-            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL};
+            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL, 0};
         free(v);
         return f;
     }
@@ -134,7 +136,8 @@ static case_facts facts_of(const char *line)
     if (v && bc_vector_parse(line, v, why, sizeof why) == 1)
         f = (case_facts){1, bc_rule_name(v->params.rule),
                          v->value.present ? bc_value_case_op_name(&v->value) : NULL,
-                         v->value.present ? bc_dtype_name(v->value.dtype) : NULL};
+                         v->value.present ? bc_dtype_name(v->value.dtype) : NULL,
+                         v->value.present && v->value.layout != 0};
     free(v);
     return f;
 }
@@ -143,7 +146,8 @@ static case_facts facts_of(const char *line)
  * k's reach. */
 static int within_reach(const bc_known_result *k, const case_facts *f, const char *detail)
 {
-    if (!k->reach || !f->parsed || !in_list(k->reach_rules, f->rule))
+    if (!k->reach || !f->parsed || !in_list(k->reach_rules, f->rule) ||
+        (k->reach_strided && !f->strided))
         return 0;
     if (k->detail_regex && regexec(k->detail_regex, detail, 0, NULL, 0) != 0)
         return 0;
@@ -200,7 +204,7 @@ int bc_known_reach(const bc_run_result *res, int property, const char *line, con
 {
     int count;
     const bc_property_info *props = bc_properties(&count);
-    case_facts facts = {0, NULL, NULL, NULL};
+    case_facts facts = {0, NULL, NULL, NULL, 0};
     for (int i = 0; i < res->nknown; i++) {
         const bc_known_result *k = &res->known[i];
         if (!reaches_property(k, props[property].name))
@@ -247,7 +251,7 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
                       : bc_vector_parse(k->vector, v, why, sizeof why) != 1
                           ? -2
                           : (res->cells[v->params.rule][p].selected
-                                 ? bc_replay(sut, p, v, detail, sizeof detail)
+                                 ? bc_replay(sut, &res->semantics, p, v, detail, sizeof detail)
                                  : -3);
             free(v);
         }

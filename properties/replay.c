@@ -77,7 +77,8 @@ static int replay_verdict(bc_check k, bc_check_ctx *ctx, char *detail, size_t ca
     }
 }
 
-int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap)
+int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, const bc_vector *c,
+              char *detail, size_t cap)
 {
     int count;
     const bc_property_info *props = bc_properties(&count);
@@ -107,6 +108,8 @@ int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail,
         return 2;
     }
     bc_check_ctx ctx = {.sut = sut};
+    if (semantics)
+        ctx.semantics = *semantics;
     return replay_verdict(bc_property_check(property, &ctx, c, detail, cap), &ctx, detail, cap);
 }
 

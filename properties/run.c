@@ -623,8 +623,11 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
     r->first_failure = -1;
     char detail[1024];
     check_hook hook = {run, cr};
-    bc_check_ctx ctx = {
-        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
+    bc_check_ctx ctx = {.sut = cfg->sut,
+                        .semantics = cfg->semantics,
+                        .answered = check_answered,
+                        .stop = check_stop,
+                        .hook = &hook};
     int64_t end = (chunk + 1) * CHUNK;
     if (cfg->seconds <= 0 && end > cr->cases)
         end = cr->cases;
@@ -763,8 +766,11 @@ static void shrink_cell(worker *w, int cell)
     char *original = case_line(cr->property, v), detail[1024];
     set_text(detail, sizeof detail, cr->first_detail);
     shrink_hook hook = {run, cr, atomic_load(&run->unresponsive_events)};
-    bc_check_ctx ctx = {
-        .sut = cfg->sut, .answered = shrink_answered, .stop = shrink_stop, .hook = &hook};
+    bc_check_ctx ctx = {.sut = cfg->sut,
+                        .semantics = cfg->semantics,
+                        .answered = shrink_answered,
+                        .stop = shrink_stop,
+                        .hook = &hook};
     bc_shrink_stop stop = shrink_stop(&hook);
     int steps = 0;
     if (stop == BC_SHRINK_MINIMAL) { /* no shrink once the run stops: the case as found */
@@ -845,8 +851,11 @@ static int replay_corpus(runner *run, char *why, size_t cap)
     int status = 0, count;
     const bc_property_info *props = bc_properties(&count);
     check_hook hook = {run, NULL};
-    bc_check_ctx ctx = {
-        .sut = cfg->sut, .answered = check_answered, .stop = check_stop, .hook = &hook};
+    bc_check_ctx ctx = {.sut = cfg->sut,
+                        .semantics = cfg->semantics,
+                        .answered = check_answered,
+                        .stop = check_stop,
+                        .hook = &hook};
     for (int l = 0; l < corpus.count && status == 0 && !stopping(run); l++) {
         if (l % cfg->shard_count != cfg->shard_index)
             continue;
@@ -1147,6 +1156,8 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
              cfg->declared_name ? cfg->declared_name : "");
     snprintf(res->declared_version, sizeof res->declared_version, "%s",
              cfg->declared_version ? cfg->declared_version : "");
+    res->semantics = cfg->semantics;
+    bc_semantics_format(&cfg->semantics, res->semantics_text, sizeof res->semantics_text);
     snprintf(res->broadcheck_commit, sizeof res->broadcheck_commit, "%s",
              cfg->broadcheck_commit ? cfg->broadcheck_commit : "");
     describe_platform(res);

@@ -112,6 +112,16 @@ static double get_float(bc_dtype t, const void *p)
     }
 }
 
+/* The range of an integer dtype. */
+static void int_range(bc_dtype t, int64_t *lo, int64_t *hi)
+{
+    *lo = t == BC_INT8 ? INT8_MIN : t == BC_UINT8 ? 0 : t == BC_INT32 ? INT32_MIN : INT64_MIN;
+    *hi = t == BC_INT8    ? INT8_MAX
+        : t == BC_UINT8 ? UINT8_MAX
+        : t == BC_INT32 ? INT32_MAX
+                        : INT64_MAX;
+}
+
 /* Stores v, wrapping integers modulo their width (two's complement). */
 static void put_int(bc_dtype t, void *p, int64_t v)
 {
@@ -502,12 +512,12 @@ static void format_element(const bc_tensor *t, int64_t i, char *buf, size_t cap)
         snprintf(buf, cap, "%lld", (long long)get_int(t->dtype, p));
 }
 
-static int same_element(const bc_tensor *a, const bc_tensor *b, int64_t i)
+static int same_element(const bc_tensor *a, const bc_tensor *b, int64_t i, double tol)
 {
     const void *x = element(a, i), *y = element(b, i);
     if (is_float(a->dtype)) {
         double u = get_float(a->dtype, x), v = get_float(b->dtype, y);
-        return u == v || (isnan(u) && isnan(v));
+        return u == v || (isnan(u) && isnan(v)) || fabs(u - v) <= tol;
     }
     return get_int(a->dtype, x) == get_int(b->dtype, y);
 }
@@ -515,10 +525,16 @@ static int same_element(const bc_tensor *a, const bc_tensor *b, int64_t i)
 int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor *want,
                     const char *want_name, char *detail, size_t cap)
 {
+    return bc_value_differ_within(got, got_name, want, want_name, 0, detail, cap);
+}
+
+int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                           const char *want_name, double tol, char *detail, size_t cap)
+{
     bc_shape s = bc_tensor_shape(want);
     int64_t numel = numel_of(&s), first = -1, count = 0;
     for (int64_t i = 0; i < numel; i++)
-        if (!same_element(got, want, i)) {
+        if (!same_element(got, want, i, tol)) {
             first = first < 0 ? i : first;
             count++;
         }
@@ -538,22 +554,129 @@ int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor 
     snprintf(where + len, sizeof where - (size_t)len, "]");
     format_element(got, first, g, sizeof g);
     format_element(want, first, w, sizeof w);
-    snprintf(detail, cap, "%s %s: element %s is %s, %s has %s (%lld of %lld elements differ)",
+    char within[48] = "";
+    if (tol > 0)
+        snprintf(within, sizeof within, " by more than %.9g", tol);
+    snprintf(detail, cap, "%s %s: element %s is %s, %s has %s (%lld of %lld elements differ%s)",
              bc_dtype_name(want->dtype), got_name, where, g, want_name, w, (long long)count,
-             (long long)numel);
+             (long long)numel, within);
     return 1;
 }
 
-void bc_value_scale(const bc_tensor *x, int64_t factor, const bc_tensor *out)
+/* The sums of a sum-to-shape question vr computed exactly in a wide dtype
+ * (BC_INT64 or BC_FLOAT64): *terms gets the gradient's elements converted
+ * (row-major), *sums the naive evaluator's sums of them, of want's shape.
+ * 0, or -1 out of memory or when the evaluator refuses. */
+static int wide_sums(const bc_value_request *vr, bc_arena *a, const bc_tensor *want, bc_dtype wide,
+                     void **terms, int64_t *nterms, void **sums, int64_t *nsums)
+{
+    const bc_eval_request *q = &vr->req;
+    const bc_tensor *g = &vr->inputs[0];
+    bc_shape gs = bc_tensor_shape(g), ws = bc_tensor_shape(want);
+    int64_t gn = numel_of(&gs), wn = numel_of(&ws);
+    if (gn < 0 || wn < 0)
+        return -1;
+    char *t = bc_arena_alloc(a, (size_t)(gn ? gn : 1) * 8);
+    char *s = bc_arena_alloc(a, (size_t)(wn ? wn : 1) * 8);
+    if (!t || !s)
+        return -1;
+    for (int64_t i = 0; i < gn; i++) {
+        if (wide == BC_FLOAT64)
+            ((double *)(void *)t)[i] = get_float(g->dtype, element(g, i));
+        else
+            ((int64_t *)(void *)t)[i] = get_int(g->dtype, element(g, i));
+    }
+    /* An int64 sum cannot overflow while the magnitudes fit together. */
+    uint64_t total = 0;
+    for (int64_t i = 0; wide == BC_INT64 && i < gn; i++) {
+        int64_t v = ((int64_t *)(void *)t)[i];
+        uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        if (m > (uint64_t)INT64_MAX - total)
+            return -1;
+        total += m;
+    }
+    bc_tensor tw = bc_tensor_contiguous(wide, &gs, t), sw = bc_tensor_contiguous(wide, &ws, s);
+    bc_error err;
+    if (bc_eval_sum_to_shape(BC_EVAL_NAIVE, q->params, q->n, q->shapes, q->operand, &tw, &sw,
+                             &err) != BC_OK)
+        return -1;
+    *terms = t;
+    *nterms = gn;
+    *sums = s;
+    *nsums = wn;
+    return 0;
+}
+
+int bc_value_clamped_sum(const bc_value_request *vr, bc_arena *a, const bc_tensor *want)
+{
+    const bc_dtype t = vr->inputs[0].dtype;
+    void *terms, *sums;
+    int64_t gn, wn;
+    if (is_float(t) || t == BC_BOOL || wide_sums(vr, a, want, BC_INT64, &terms, &gn, &sums, &wn))
+        return -1;
+    int64_t lo, hi;
+    int_range(t, &lo, &hi);
+    for (int64_t i = 0; i < wn; i++) {
+        int64_t v = ((const int64_t *)sums)[i];
+        put_int(want->dtype, element(want, i), v < lo ? lo : v > hi ? hi : v);
+    }
+    return 0;
+}
+
+/* The spacing of binary16 numbers at |x| (its ulp), subnormals included. */
+static double ulp16(double x)
+{
+    int e;
+    frexp(fabs(x), &e); /* |x| = m * 2^e, m in [0.5, 1) */
+    return e - 1 < -14 ? ldexp(1, -24) : ldexp(1, e - 11);
+}
+
+double bc_value_wide_sum(const bc_value_request *vr, bc_arena *a, const bc_tensor *want)
+{
+    void *tv, *sv;
+    int64_t gn, wn;
+    if (wide_sums(vr, a, want, BC_FLOAT64, &tv, &gn, &sv, &wn) != 0)
+        return -1;
+    const double *terms = tv, *sums = sv;
+    double total = 0; /* of |term|: bounds every partial sum of every order */
+    int integral = 1;
+    for (int64_t i = 0; i < gn; i++) {
+        if (!isfinite(terms[i]))
+            return -1; /* no bound holds past an infinity */
+        integral &= terms[i] == floor(terms[i]);
+        total += fabs(terms[i]);
+    }
+    double largest = 0;
+    for (int64_t i = 0; i < wn; i++) {
+        put_float(want->dtype, element(want, i), sums[i]); /* rounded once */
+        largest = fmax(largest, fabs(sums[i]));
+    }
+    /* Integers whose magnitudes add up to at most 2^24: every partial sum of
+     * every order is exact in float32, so the only answer is the exact sum
+     * rounded once. */
+    if (integral && total <= 16777216.0)
+        return 0;
+    /* Otherwise any order in float32 errs by at most (n - 1) u32 total, the
+     * double sum above by (n - 1) u64 total, and the last rounding by an ulp. */
+    double e = (double)gn * total * (ldexp(1.01, -24) + ldexp(1, -52));
+    return e + ulp16(largest + e);
+}
+
+void bc_value_scale(const bc_tensor *x, int64_t factor, int saturate, const bc_tensor *out)
 {
     bc_shape s = bc_tensor_shape(x);
-    int64_t numel = numel_of(&s);
+    int64_t numel = numel_of(&s), lo, hi;
+    int_range(x->dtype, &lo, &hi);
     for (int64_t i = 0; i < numel; i++) {
         const void *p = element(x, i);
+        int64_t v = get_int(x->dtype, p), r;
         if (is_float(x->dtype))
             put_float(out->dtype, element(out, i), get_float(x->dtype, p) * (double)factor);
-        else
+        else if (saturate)
             put_int(out->dtype, element(out, i),
-                    (int64_t)((uint64_t)get_int(x->dtype, p) * (uint64_t)factor));
+                    __builtin_mul_overflow(v, factor, &r) ? (v < 0 ? lo : hi)
+                    : r < lo ? lo : r > hi ? hi : r);
+        else
+            put_int(out->dtype, element(out, i), (int64_t)((uint64_t)v * (uint64_t)factor));
     }
 }

@@ -78,8 +78,28 @@ bc_tensor bc_value_output(const bc_value_request *vr, const bc_sut_answer *answe
 int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor *want,
                     const char *want_name, char *detail, size_t cap);
 
+/* bc_value_differ, with float elements equal when within tol of each other. */
+int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                           const char *want_name, double tol, char *detail, size_t cap);
+
+/* The oracle of a float16 sum-to-shape question vr under float16_sum=wide
+ * (docs/ENGINE.md "Value semantics"): want (contiguous, float16, of the
+ * output's shape) gets each exact sum rounded once to float16.  Returns the
+ * tolerance an answer accumulated in float32 or wider, in any order, stays
+ * within: 0 when every such order is exact; -1 when no bound holds (an
+ * infinite term) or memory ran out. */
+double bc_value_wide_sum(const bc_value_request *vr, bc_arena *a, const bc_tensor *want);
+
+/* The oracle of an integer sum-to-shape question vr under
+ * int_overflow=saturate: want gets each exact sum clamped once to the
+ * dtype's range.  0, or -1 when an exact sum could pass int64 (or memory
+ * ran out). */
+int bc_value_clamped_sum(const bc_value_request *vr, bc_arena *a, const bc_tensor *want);
+
 /* out = x * factor elementwise (x any layout, out contiguous of x's shape
- * and dtype): integers wrap like the engine's sums, floats round once. */
-void bc_value_scale(const bc_tensor *x, int64_t factor, const bc_tensor *out);
+ * and dtype): integers wrap like the engine's sums, or with saturate are
+ * clamped to the dtype's range (int_overflow=saturate sums); floats round
+ * once. */
+void bc_value_scale(const bc_tensor *x, int64_t factor, int saturate, const bc_tensor *out);
 
 #endif

@@ -193,10 +193,11 @@ static bc_error_kind elementwise(bc_evaluator ev, bc_op op, const bc_params *p, 
     bc_error_kind k;
     if ((k = check_evaluator(p, ev, err)))
         return k;
-    if ((unsigned)op >= BC_OP_COUNT)
+    if ((unsigned)op >= BC_OP_ENGINE_COUNT)
         return BAD(-1, "unknown operation %d", (int)op);
     if (nary) {
-        if (op != BC_OP_ADD && op != BC_OP_MUL && op != BC_OP_MAX && op != BC_OP_MIN)
+        if (op != BC_OP_ADD && op != BC_OP_MUL && op != BC_OP_MAX && op != BC_OP_MIN &&
+            op != BC_OP_ADD_SATURATE && op != BC_OP_MUL_SATURATE)
             return BAD(-1, "%s is binary; the n-ary operations are add, mul, max and min",
                        bc_op_name(op));
         if (p->rule != BC_RULE_NONE && p->rule != BC_RULE_NUMPY)

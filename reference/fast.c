@@ -86,8 +86,9 @@ BC_FOR_EACH_DTYPE(BINARY_KERNELS)
 
 typedef void (*row_fn)(int64_t n, char *o, int64_t so, const char *a, int64_t sa,
                        const char *b, int64_t sb);
-static const row_fn binary_rows[BC_DTYPE_COUNT][BC_OP_COUNT] = {BC_FOR_EACH_DTYPE(ROW_TABLE)};
-static const kernel_fn binary_kernels[BC_DTYPE_COUNT][BC_OP_COUNT] = {
+static const row_fn binary_rows[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_DTYPE(ROW_TABLE)};
+static const kernel_fn binary_kernels[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_DTYPE(KERNEL_TABLE)};
 
 /* ---- copy (broadcast materialisation), by element size ---------------- */

@@ -97,7 +97,7 @@ static void apply(bc_op op, bc_dtype t, void *o, const void *a, const void *b)
     }
 #define CASE_DTYPE(DT, N, T)                                         \
     case DT:                                                         \
-        switch (op) {                                                \
+        switch ((int)op) {                                              \
             BC_FOR_EACH_OP(CASE_OP, N, T)                            \
         default:                                                     \
             return;                                                  \

@@ -21,7 +21,11 @@
  * unsigned type so that no signed overflow happens; the conversion back
  * is GCC/Clang's documented modulo conversion.  div truncates toward 0,
  * x / 0 is 0 and MIN / -1 is MIN (the wrapped quotient). */
-#define BC_SCALAR_INT(N, T, U, MINV)                                                   \
+/* The variants of docs/ENGINE.md "Value semantics" (bc_op_under).  Floor
+ * and nearest-f32 division keep the reference's x / 0 = 0 and MIN / -1 = MIN
+ * (no generated case divides by 0).  Saturating arithmetic clamps the exact
+ * result to [MINV, MAXV], found with the overflow builtins of GCC and Clang. */
+#define BC_SCALAR_INT(N, T, U, MINV, MAXV)                                             \
     static inline T N##_add(T a, T b) { return (T)((U)a + (U)b); }                     \
     static inline T N##_sub(T a, T b) { return (T)((U)a - (U)b); }                     \
     static inline T N##_mul(T a, T b) { return (T)((U)a * (U)b); }                     \
@@ -35,7 +39,60 @@
     static inline uint8_t N##_less(T a, T b) { return (uint8_t)(a < b); }              \
     static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
     static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
-    static inline T N##_sum_init(void) { return 0; }
+    static inline T N##_sum_init(void) { return 0; }                                  \
+    static inline T N##_div_floor(T a, T b)                                            \
+    {                                                                                  \
+        if (b == 0 || (a == (MINV) && b == (T)-1))                                     \
+            return N##_div(a, b);                                                      \
+        T q = (T)(a / b);                                                              \
+        return (T)(a % b != 0 && bc_neg(a) != bc_neg(b) ? q - 1 : q);                   \
+    }                                                                                  \
+    static inline T N##_div_nearest_f32(T a, T b)                                      \
+    {                                                                                  \
+        if (b == 0)                                                                    \
+            return 0;                                                                  \
+        float q = bc_round_half_even_f32((float)a / (float)b);                        \
+        return q >= (float)(MAXV) ? (MAXV) : q <= (float)(MINV) ? (MINV) : (T)q;       \
+    }                                                                                  \
+    static inline T N##_add_saturate(T a, T b)                                         \
+    {                                                                                  \
+        T r;                                                                           \
+        return __builtin_add_overflow(a, b, &r) ? (b > 0 ? (MAXV) : (MINV)) : r;       \
+    }                                                                                  \
+    static inline T N##_sub_saturate(T a, T b)                                         \
+    {                                                                                  \
+        T r;                                                                           \
+        return __builtin_sub_overflow(a, b, &r) ? (bc_neg(b) ? (MAXV) : (MINV)) : r;       \
+    }                                                                                  \
+    static inline T N##_mul_saturate(T a, T b)                                         \
+    {                                                                                  \
+        T r;                                                                           \
+        return __builtin_mul_overflow(a, b, &r) ? (bc_neg(a) != bc_neg(b) ? (MINV) : (MAXV)) \
+                                                : r;                                   \
+    }
+
+/* x < 0 for any integer type (a function: uint8_t's x < 0 would warn). */
+static inline int bc_neg(int64_t x) { return x < 0; }
+
+/* Round half to even without fenv: x is finite; |x| >= 2^23 is an integer. */
+static inline float bc_round_half_even_f32(float x)
+{
+    float a = x < 0 ? -x : x;
+    if (!(a < 8388608.0f))
+        return x;
+    float f = (float)(int32_t)a, d = a - f; /* a < 2^23: exact */
+    float r = d > 0.5f ? f + 1 : d < 0.5f ? f : ((int32_t)f % 2 ? f + 1 : f);
+    return x < 0 ? -r : r;
+}
+
+/* Semantics name integer choices: on floats and bool each variant is the op
+ * itself (bc_op_under never picks one there; the kernel tables need them). */
+#define BC_SCALAR_SAME_VARIANTS(N, T)                                                  \
+    static inline T N##_div_floor(T a, T b) { return N##_div(a, b); }                  \
+    static inline T N##_div_nearest_f32(T a, T b) { return N##_div(a, b); }            \
+    static inline T N##_add_saturate(T a, T b) { return N##_add(a, b); }               \
+    static inline T N##_sub_saturate(T a, T b) { return N##_sub(a, b); }               \
+    static inline T N##_mul_saturate(T a, T b) { return N##_mul(a, b); }
 
 /* Floats: IEEE arithmetic, each result rounded to T (the cast; for
  * _Float16 the arithmetic happens in float, which rounds binary16 + - * /
@@ -63,7 +120,8 @@
     static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
     static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
     /* -0.0 + x == x for every x, signed zeros included */                           \
-    static inline T N##_sum_init(void) { return (T)-0.0; }
+    static inline T N##_sum_init(void) { return (T)-0.0; }                             \
+    BC_SCALAR_SAME_VARIANTS(N, T)
 
 /* Bool (bytes 0/1; nonzero reads as true): add is or and mul is and (as
  * numpy); max is or, min is and; sub and div are refused before any
@@ -79,11 +137,12 @@ static inline uint8_t bool_less(uint8_t a, uint8_t b) { return (uint8_t)((a == 0
 static inline uint8_t bool_and(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
 static inline uint8_t bool_or(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
 static inline uint8_t bool_sum_init(void) { return 0; }
+BC_SCALAR_SAME_VARIANTS(bool, uint8_t)
 
-BC_SCALAR_INT(i8, int8_t, uint8_t, INT8_MIN)
-BC_SCALAR_INT(u8, uint8_t, uint8_t, 0)
-BC_SCALAR_INT(i32, int32_t, uint32_t, INT32_MIN)
-BC_SCALAR_INT(i64, int64_t, uint64_t, INT64_MIN)
+BC_SCALAR_INT(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX)
+BC_SCALAR_INT(u8, uint8_t, uint8_t, 0, UINT8_MAX)
+BC_SCALAR_INT(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+BC_SCALAR_INT(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
 BC_SCALAR_FLOAT(f32, float)
 BC_SCALAR_FLOAT(f64, double)
 #if BC_HAVE_FLOAT16
@@ -106,7 +165,8 @@ BC_SCALAR_FLOAT(f16, _Float16)
     X(BC_FLOAT64, f64, double)                                                         \
     BC_FOR_F16(X)
 
-/* X(op enum, name, result type class): A = the input type, B = bool. */
+/* X(op enum, name, result type): every op the evaluators compute, the
+ * semantic variants included. */
 #define BC_FOR_EACH_OP(X, N, T)                                                        \
     X(BC_OP_ADD, N, T, add, T)                                                         \
     X(BC_OP_SUB, N, T, sub, T)                                                         \
@@ -117,6 +177,11 @@ BC_SCALAR_FLOAT(f16, _Float16)
     X(BC_OP_EQUAL, N, T, equal, uint8_t)                                               \
     X(BC_OP_LESS, N, T, less, uint8_t)                                                 \
     X(BC_OP_AND, N, T, and, uint8_t)                                                   \
-    X(BC_OP_OR, N, T, or, uint8_t)
+    X(BC_OP_OR, N, T, or, uint8_t)                                                     \
+    X(BC_OP_DIV_FLOOR, N, T, div_floor, T)                                             \
+    X(BC_OP_DIV_NEAREST_F32, N, T, div_nearest_f32, T)                                 \
+    X(BC_OP_ADD_SATURATE, N, T, add_saturate, T)                                       \
+    X(BC_OP_SUB_SATURATE, N, T, sub_saturate, T)                                       \
+    X(BC_OP_MUL_SATURATE, N, T, mul_saturate, T)
 
 #endif

@@ -19,12 +19,106 @@ static const unsigned char dtype_sizes[BC_DTYPE_COUNT] = {
     [BC_BOOL] = 1,  [BC_INT8] = 1,    [BC_UINT8] = 1,   [BC_INT32] = 4,
     [BC_INT64] = 8, [BC_FLOAT32] = 4, [BC_FLOAT64] = 8, [BC_FLOAT16] = 2,
 };
-static const char *const op_names[BC_OP_COUNT] = {
+static const char *const op_names[BC_OP_ENGINE_COUNT] = {
     [BC_OP_ADD] = "add",     [BC_OP_SUB] = "sub",   [BC_OP_MUL] = "mul",
     [BC_OP_DIV] = "div",     [BC_OP_MAX] = "max",   [BC_OP_MIN] = "min",
     [BC_OP_EQUAL] = "equal", [BC_OP_LESS] = "less", [BC_OP_AND] = "and",
     [BC_OP_OR] = "or",
+    /* the semantic variants: not names a vector line takes (bc_op_from_name) */
+    [BC_OP_DIV_FLOOR] = "div(floor)",           [BC_OP_DIV_NEAREST_F32] = "div(nearest-f32)",
+    [BC_OP_ADD_SATURATE] = "add(saturate)",     [BC_OP_SUB_SATURATE] = "sub(saturate)",
+    [BC_OP_MUL_SATURATE] = "mul(saturate)",
 };
+
+/* Each semantic variant's op, so it is refused and typed as that op is. */
+static bc_op base_op(bc_op op)
+{
+    switch ((int)op) {
+    case BC_OP_DIV_FLOOR:
+    case BC_OP_DIV_NEAREST_F32: return BC_OP_DIV;
+    case BC_OP_ADD_SATURATE: return BC_OP_ADD;
+    case BC_OP_SUB_SATURATE: return BC_OP_SUB;
+    case BC_OP_MUL_SATURATE: return BC_OP_MUL;
+    default: return op;
+    }
+}
+
+static const char *const int_div_names[BC_INT_DIV_COUNT] = {"truncate", "floor", "nearest-f32"};
+static const char *const int_overflow_names[BC_INT_OVERFLOW_COUNT] = {"wrap", "saturate"};
+static const char *const float16_sum_names[BC_FLOAT16_SUM_COUNT] = {"each", "wide"};
+
+static int choice(const char *const *names, int count, const char *value)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], value) == 0)
+            return i;
+    return -1;
+}
+
+int bc_semantics_set(bc_semantics *s, const char *key, const char *value)
+{
+    int v;
+    if (strcmp(key, "int_div") == 0) {
+        if ((v = choice(int_div_names, BC_INT_DIV_COUNT, value)) < 0)
+            return -2;
+        s->int_div = (bc_int_div)v;
+    } else if (strcmp(key, "int_overflow") == 0) {
+        if ((v = choice(int_overflow_names, BC_INT_OVERFLOW_COUNT, value)) < 0)
+            return -2;
+        s->int_overflow = (bc_int_overflow)v;
+    } else if (strcmp(key, "float16_sum") == 0) {
+        if ((v = choice(float16_sum_names, BC_FLOAT16_SUM_COUNT, value)) < 0)
+            return -2;
+        s->float16_sum = (bc_float16_sum)v;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap)
+{
+    const char *keys[3] = {"int_div", "int_overflow", "float16_sum"};
+    const char *values[3] = {
+        (unsigned)s->int_div < BC_INT_DIV_COUNT ? int_div_names[s->int_div] : "?",
+        (unsigned)s->int_overflow < BC_INT_OVERFLOW_COUNT ? int_overflow_names[s->int_overflow]
+                                                          : "?",
+        (unsigned)s->float16_sum < BC_FLOAT16_SUM_COUNT ? float16_sum_names[s->float16_sum]
+                                                        : "?"};
+    const int chosen[3] = {s->int_div != 0, s->int_overflow != 0, s->float16_sum != 0};
+    int len = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (int i = 0; i < 3; i++) {
+        if (!chosen[i])
+            continue;
+        int n = snprintf(buf + (len < (int)cap ? len : 0), len < (int)cap ? cap - (size_t)len : 0,
+                         "%s%s=%s", len ? "," : "", keys[i], values[i]);
+        len += n;
+    }
+    return len;
+}
+
+static int is_integer(bc_dtype t)
+{
+    return t == BC_INT8 || t == BC_UINT8 || t == BC_INT32 || t == BC_INT64;
+}
+
+bc_op bc_op_under(bc_op op, bc_dtype t, const bc_semantics *s)
+{
+    if (!s || !is_integer(t))
+        return op;
+    if (op == BC_OP_DIV)
+        return s->int_div == BC_INT_DIV_FLOOR         ? BC_OP_DIV_FLOOR
+             : s->int_div == BC_INT_DIV_NEAREST_F32 ? BC_OP_DIV_NEAREST_F32
+                                                      : op;
+    if (s->int_overflow != BC_INT_OVERFLOW_SATURATE)
+        return op;
+    return op == BC_OP_ADD   ? BC_OP_ADD_SATURATE
+         : op == BC_OP_SUB ? BC_OP_SUB_SATURATE
+         : op == BC_OP_MUL ? BC_OP_MUL_SATURATE
+                           : op;
+}
 
 bc_error_kind bc_engine_fail(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
                              const char *fmt, ...)
@@ -65,7 +159,7 @@ int bc_dtype_available(bc_dtype t)
 
 const char *bc_op_name(bc_op op)
 {
-    return (unsigned)op < BC_OP_COUNT ? op_names[op] : "?";
+    return (unsigned)op < BC_OP_ENGINE_COUNT ? op_names[op] : "?";
 }
 
 int bc_op_from_name(const char *name, bc_op *out)
@@ -85,13 +179,15 @@ const char *bc_evaluator_name(bc_evaluator ev)
 
 bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t)
 {
+    op = base_op(op);
     return op >= BC_OP_EQUAL ? BC_BOOL : t;
 }
 
 int bc_op_takes_dtype(bc_op op, bc_dtype t)
 {
-    if ((unsigned)op >= BC_OP_COUNT || !bc_dtype_available(t))
+    if ((unsigned)op >= BC_OP_ENGINE_COUNT || !bc_dtype_available(t))
         return 0;
+    op = base_op(op);
     return !(t == BC_BOOL && (op == BC_OP_SUB || op == BC_OP_DIV));
 }
 

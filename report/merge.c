@@ -268,7 +268,8 @@ static int same_run(merger *m, input *in)
         }
     }
     /* One manifest for every shard: the same declaration and known cases. */
-    static const char *const declared[] = {"declared_name", "declared_version", "manifest"};
+    static const char *const declared[] = {"declared_name", "declared_version", "manifest",
+                                           "semantics"};
     for (size_t i = 0; i < sizeof declared / sizeof *declared && in != m->in; i++)
         if (!json_equal_or_absent(json_object_get(json_object_get(m->in[0].root, "sut"),
                                                   declared[i]),
@@ -661,6 +662,7 @@ static int collect_known(merger *m)
         k->reach_dtypes = dup_text(reach, "dtypes");
         k->reach_detail = dup_text(reach, "detail");
         k->reach_properties = dup_text(reach, "properties");
+        k->reach_strided = json_is_true(json_object_get(reach, "strided"));
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
             !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
@@ -900,6 +902,8 @@ static int merge(merger *m)
                  declared[1] ? declared[1] : "");
         snprintf(res->manifest_path, sizeof res->manifest_path, "%s", declared[2]);
     }
+    const char *semantics = json_string_value(json_object_get(sut, "semantics"));
+    snprintf(res->semantics_text, sizeof res->semantics_text, "%s", semantics ? semantics : "");
     if (read_run_ends(m) != 0)
         return -1;
     if (collect_known(m) != 0 || collect_failures(m) != 0) {

@@ -287,6 +287,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     if (r->manifest_path[0])
         sb_printf(b, "declared: %s %s (manifest %s)\n", r->declared_name, r->declared_version,
                   r->manifest_path);
+    if (r->semantics_text[0])
+        sb_printf(b, "value semantics: %s (checked as declared)\n", r->semantics_text);
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "a budget of %g seconds\n", r->seconds);
     else
@@ -405,6 +407,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
                 sb_printf(b, ", detail /%s/", k->reach_detail);
             if (k->reach_properties[0])
                 sb_printf(b, ", also properties %s", k->reach_properties);
+            if (k->reach_strided)
+                sb_puts(b, ", strided inputs only");
         }
         sb_puts(b, "\n");
     }
@@ -514,6 +518,8 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(sut, "declared_version", r->manifest_path[0] ? jstr(r->declared_version) : json_null(),
          &bad);
     jset(sut, "manifest", r->manifest_path[0] ? jstr(r->manifest_path) : json_null(), &bad);
+    /* the value semantics the oracle computed (docs/ENGINE.md), "" for its own */
+    jset(sut, "semantics", jstr(r->semantics_text), &bad);
     jset(root, "sut", sut, &bad);
 
     json_t *config = json_object();
@@ -623,6 +629,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(reach, "dtypes", jstr(k->reach_dtypes), &bad);
             jset(reach, "detail", jstr(k->reach_detail), &bad);
             jset(reach, "properties", jstr(k->reach_properties), &bad);
+            jset(reach, "strided", json_boolean(k->reach_strided), &bad);
             jset(jk, "reach", reach, &bad);
         } else {
             jset(jk, "reach", json_null(), &bad);
@@ -1015,6 +1022,11 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_printf(b, "`, %d known divergence%s%s)", r->nknown, r->nknown == 1 ? "" : "s",
                   r->strict ? ", --strict" : "");
     }
+    if (r->semantics_text[0]) {
+        sb_puts(b, "\n- **Value semantics (declared, checked):** `");
+        md_inline(b, r->semantics_text);
+        sb_puts(b, "`");
+    }
     sb_printf(b, "\n- **Seed:** `%" PRIu64 "`\n", r->seed);
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
@@ -1163,6 +1175,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
                     md_inline(b, k->reach_detail);
                     sb_puts(b, "`");
                 }
+                if (k->reach_strided)
+                    sb_puts(b, ", strided inputs only");
                 sb_puts(b, ")");
             }
             if (k->link[0]) {

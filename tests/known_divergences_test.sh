@@ -9,20 +9,7 @@
 set -u
 B=$1
 W=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN -- broadcheck ARGS: the exit status and a line of stdout+stderr
-expect() {
-  local want=$1 pattern=$2
-  shift 3
-  "$B" "$@" >"$tmp/out" 2>&1
-  local got=$?
-  [ "$got" = "$want" ] || fail "exit $got, expected $want: broadcheck $*"
-  grep -qE -- "$pattern" "$tmp/out" || { fail "no '$pattern' in the output of: broadcheck $*"; sed 's/^/  | /' "$tmp/out" | tail -15; }
-}
+. "$(dirname "$0")/cli_test_lib.sh"
 
 manifest() { # manifest FILE CASE: one known divergence with that case
   cat >"$1" <<EOF

@@ -6,10 +6,7 @@
 #   report_schema_test.sh BROADCHECK FAULTY_DIR HOSTILE_WORKER SOURCE_DIR
 set -u
 B=$1 FAULTY=$2 HOSTILE=$3 SRC=$4
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/cli_test_lib.sh"
 
 for tool in xmllint python3; do
   command -v $tool >/dev/null || { echo "SKIPPED: $tool is missing (scripts/setup.sh installs it)"; exit 77; }

@@ -8,10 +8,7 @@
 #   summarize_test.sh BROADCHECK
 set -u
 B=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/cli_test_lib.sh"
 
 cat >"$tmp/manifest.json" <<'EOF'
 {"broadcheck_manifest": 1, "name": "zero-wildcard demo", "version": "1.0",

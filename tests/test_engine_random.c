@@ -346,14 +346,15 @@ static int build(tcase *c, int *layouts)
     switch (c->kind) {
     case KIND_BINARY:
         do
-            c->op = (bc_op)rnd(BC_OP_COUNT);
+            c->op = (bc_op)rnd(BC_OP_ENGINE_COUNT);
         while (!bc_op_takes_dtype(c->op, c->dtype));
         nin = 2;
         if (!shapes_for(c, 2, 1))
             return 0;
         break;
     case KIND_NARY:
-        c->op = (bc_op[]){BC_OP_ADD, BC_OP_MUL, BC_OP_MAX, BC_OP_MIN}[rnd(4)];
+        c->op = (bc_op[]){BC_OP_ADD, BC_OP_MUL, BC_OP_MAX, BC_OP_MIN, BC_OP_ADD_SATURATE,
+                          BC_OP_MUL_SATURATE}[rnd(6)];
         nin = 1 + rnd(5);
         if (!shapes_for(c, nin, 2))
             return 0;

@@ -171,11 +171,11 @@ static void test_every_mutant_is_killed_and_replays(void **state)
                 continue;
             }
             assert_int_equal(bc_vector_parse(fail->minimal, v, why, sizeof why), 1);
-            if (bc_replay(suts[s], fail->property, v, detail, sizeof detail) != 1)
+            if (bc_replay(suts[s], NULL, fail->property, v, detail, sizeof detail) != 1)
                 fail_msg("%s: minimal case '%s' does not replay as a failure", suts[s]->name,
                          fail->minimal);
             /* the reference itself passes the same case */
-            if (bc_replay(bc_builtin_sut("reference"), fail->property, v, detail, sizeof detail) == 1)
+            if (bc_replay(bc_builtin_sut("reference"), NULL, fail->property, v, detail, sizeof detail) == 1)
                 fail_msg("%s: the reference fails '%s' too: %s", suts[s]->name, fail->minimal, detail);
             assert_non_null(strstr(fail->replay, "broadcheck replay --sut "));
             assert_non_null(strstr(fail->replay, fail->minimal));

@@ -266,6 +266,82 @@ static void test_integer_semantics(void **state)
                   (uint8_t[]){0, 255, 100, 0});
 }
 
+/* The semantic variants (bc_op_under, docs/ENGINE.md "Value semantics"),
+ * each worked out by hand, on both evaluators, through the mapping a
+ * manifest's "semantics" makes. */
+static void test_semantic_variants(void **state)
+{
+    (void)state;
+    const bc_params none = P(BC_RULE_NONE);
+    bc_semantics sem = {0};
+    assert_int_equal(bc_semantics_set(&sem, "int_div", "floor"), 0);
+    bc_op floor_div = bc_op_under(BC_OP_DIV, BC_INT8, &sem);
+    assert_int_equal(floor_div, BC_OP_DIV_FLOOR);
+    assert_int_equal(bc_op_under(BC_OP_DIV, BC_FLOAT32, &sem), BC_OP_DIV); /* integers only */
+    assert_int_equal(bc_op_under(BC_OP_ADD, BC_INT8, &sem), BC_OP_ADD);
+    /* 7/2, -7/2, 7/-2, -7/-2, -6/3, -1/9, MIN/-1, x/0 */
+    const int8_t a8[] = {7, -7, 7, -7, -6, -1, -128, 5};
+    const int8_t b8[] = {2, 2, -2, -2, 3, 9, -1, 0};
+    expect_binary(floor_div, none, BC_INT8, "[8]", a8, "[8]", b8, "[8]",
+                  (int8_t[]){3, -4, -4, 3, -2, -1, -128, 0});
+    const int64_t a64[] = {INT64_MIN, INT64_MIN + 1, -5}, b64[] = {3, 2, INT64_MAX};
+    expect_binary(BC_OP_DIV_FLOOR, none, BC_INT64, "[3]", a64, "[3]", b64, "[3]",
+                  (int64_t[]){-3074457345618258603, -4611686018427387904, -1});
+    const uint8_t au[] = {7, 255, 0}, bu[] = {2, 255, 9};
+    expect_binary(BC_OP_DIV_FLOOR, none, BC_UINT8, "[3]", au, "[3]", bu, "[3]",
+                  (uint8_t[]){3, 1, 0});
+
+    assert_int_equal(bc_semantics_set(&sem, "int_div", "nearest-f32"), 0);
+    assert_int_equal(bc_op_under(BC_OP_DIV, BC_INT32, &sem), BC_OP_DIV_NEAREST_F32);
+    /* 5/2 = 2.5 -> 2 and 7/2 = 3.5 -> 4 (half to even), -5/2 -> -2, 5/9 -> 1,
+     * 2/3 -> 1, -128/-1 = 128 saturates to 127, 1/3 -> 0, x/0 = 0 */
+    const int8_t n8a[] = {5, 7, -5, 5, 2, -128, 1, 3}, n8b[] = {2, 2, 2, 9, 3, -1, 3, 0};
+    expect_binary(BC_OP_DIV_NEAREST_F32, none, BC_INT8, "[8]", n8a, "[8]", n8b, "[8]",
+                  (int8_t[]){2, 4, -2, 1, 1, 127, 0, 0});
+    /* in float32: 16777217 is 16777216, so 16777217 / 1 is 16777216 */
+    const int32_t n32a[] = {16777217, INT32_MIN, -3}, n32b[] = {1, -1, 2};
+    expect_binary(BC_OP_DIV_NEAREST_F32, none, BC_INT32, "[3]", n32a, "[3]", n32b, "[3]",
+                  (int32_t[]){16777216, INT32_MAX, -2});
+
+    assert_int_equal(bc_semantics_set(&sem, "int_overflow", "saturate"), 0);
+    assert_int_equal(bc_op_under(BC_OP_ADD, BC_UINT8, &sem), BC_OP_ADD_SATURATE);
+    assert_int_equal(bc_op_under(BC_OP_SUB, BC_INT8, &sem), BC_OP_SUB_SATURATE);
+    assert_int_equal(bc_op_under(BC_OP_MUL, BC_INT64, &sem), BC_OP_MUL_SATURATE);
+    assert_int_equal(bc_op_under(BC_OP_MAX, BC_INT8, &sem), BC_OP_MAX);
+    assert_int_equal(bc_op_under(BC_OP_ADD, BC_FLOAT16, &sem), BC_OP_ADD);
+    const int8_t s8a[] = {127, -128, 100, -100, 16, -7}, s8b[] = {1, -1, 100, 100, 113, 2};
+    expect_binary(BC_OP_ADD_SATURATE, none, BC_INT8, "[6]", s8a, "[6]", s8b, "[6]",
+                  (int8_t[]){127, -128, 127, 0, 127, -5});
+    expect_binary(BC_OP_SUB_SATURATE, none, BC_INT8, "[6]", s8a, "[6]", s8b, "[6]",
+                  (int8_t[]){126, -127, 0, -128, -97, -9});
+    expect_binary(BC_OP_MUL_SATURATE, none, BC_INT8, "[6]", s8a, "[6]", s8b, "[6]",
+                  (int8_t[]){127, 127, 127, -128, 127, -14});
+    const uint8_t s_ua[] = {1, 200, 16, 3}, s_ub[] = {98, 100, 16, 2};
+    expect_binary(BC_OP_ADD_SATURATE, none, BC_UINT8, "[4]", s_ua, "[4]", s_ub, "[4]",
+                  (uint8_t[]){99, 255, 32, 5});
+    expect_binary(BC_OP_SUB_SATURATE, none, BC_UINT8, "[4]", s_ua, "[4]", s_ub, "[4]",
+                  (uint8_t[]){0, 100, 0, 1});
+    expect_binary(BC_OP_MUL_SATURATE, none, BC_UINT8, "[4]", s_ua, "[4]", s_ub, "[4]",
+                  (uint8_t[]){98, 255, 255, 6});
+    const int64_t s64a[] = {INT64_MAX, INT64_MIN}, s64b[] = {2, 2};
+    expect_binary(BC_OP_MUL_SATURATE, none, BC_INT64, "[2]", s64a, "[2]", s64b, "[2]",
+                  (int64_t[]){INT64_MAX, INT64_MIN});
+    expect_binary(BC_OP_SUB_SATURATE, none, BC_INT64, "[2]", s64a, "[2]", s64b, "[2]",
+                  (int64_t[]){INT64_MAX - 2, INT64_MIN});
+
+    char text[96];
+    bc_semantics_format(&sem, text, sizeof text);
+    assert_string_equal(text, "int_div=nearest-f32,int_overflow=saturate");
+    assert_int_equal(bc_semantics_set(&sem, "int_div", "round"), -2);
+    assert_int_equal(bc_semantics_set(&sem, "intdiv", "floor"), -1);
+    bc_semantics none_chosen = {0};
+    bc_semantics_format(&none_chosen, text, sizeof text);
+    assert_string_equal(text, "");
+    assert_string_equal(bc_op_name(BC_OP_DIV_FLOOR), "div(floor)");
+    bc_op back;
+    assert_int_equal(bc_op_from_name("div(floor)", &back), -1); /* never in a vector line */
+}
+
 static void test_bool_ops(void **state)
 {
     (void)state;
@@ -824,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_float_ops_numpy),
         cmocka_unit_test(test_float_semantics),
         cmocka_unit_test(test_integer_semantics),
+        cmocka_unit_test(test_semantic_variants),
         cmocka_unit_test(test_bool_ops),
         cmocka_unit_test(test_float16),
         cmocka_unit_test(test_rules_binary),

@@ -32,6 +32,9 @@ void bc_manifest_free(bc_manifest *m);
 
 const char *bc_manifest_name(const bc_manifest *m);
 const char *bc_manifest_version(const bc_manifest *m);
+/* The value semantics it declares (the reference's own where it states
+ * none; docs/ENGINE.md "Value semantics"); they belong to m. */
+const bc_semantics *bc_manifest_semantics(const bc_manifest *m);
 /* Its known divergences, in file order (they belong to m). */
 const bc_known_divergence *bc_manifest_known(const bc_manifest *m, int *count);
 

@@ -57,11 +57,13 @@ typedef struct bc_known_divergence {
      * names) whose rule, op= and dtype= are in
      * these comma-separated lists ("" or NULL: any) and whose detail
      * matches reach_detail (a POSIX extended regular expression; "" or
-     * NULL: any).  A failing case within a reach is counted as known when
+     * NULL: any); with reach_strided, only a value case whose inputs are
+     * strided (its line has layout=).  A failing case within a reach is counted as known when
      * it is checked, and its cell goes on (it is not shrunk).  The wider
      * the reach, the more a new bug there can hide: the reports print it. */
     int reach;
     const char *reach_rules, *reach_ops, *reach_dtypes, *reach_detail, *reach_properties;
+    int reach_strided;
 } bc_known_divergence;
 
 typedef enum bc_known_status {
@@ -135,6 +137,8 @@ typedef struct bc_run_config {
     const char *manifest_path;    /* NULL, or the manifest's file, for the reports */
     const char *declared_name;    /* NULL, or the SUT's name and version as the */
     const char *declared_version; /* manifest declares them, for the reports */
+    bc_semantics semantics;       /* the value semantics the SUT declares (its manifest's):
+                                     the oracle computes them (docs/ENGINE.md) */
     const char *broadcheck_commit; /* NULL, or the commit this broadcheck was built from */
 } bc_run_config;
 
@@ -229,9 +233,11 @@ int bc_corpus_check(const char *path, char *why, size_t cap);
 /* ---- replay -------------------------------------------------------------- */
 
 /* Checks one case (a vector line; its expectation is ignored) under one
- * property against a SUT, exactly as the runner did.  Returns 0 pass, 1 fail
- * (detail written), 2 unsupported or not applicable (detail says why). */
-int bc_replay(const bc_sut *sut, int property, const bc_vector *c, char *detail, size_t cap);
+ * property against a SUT, exactly as the runner did, under the value
+ * semantics the SUT declares (NULL: the reference's own).  Returns 0 pass,
+ * 1 fail (detail written), 2 unsupported or not applicable (detail says why). */
+int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, const bc_vector *c,
+              char *detail, size_t cap);
 /* The same for a partial case (a property with bc_property_info.partial). */
 int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
                       size_t cap);

@@ -104,12 +104,63 @@ typedef enum bc_op {
     BC_OP_LESS,  /* -> bool */
     BC_OP_AND,   /* logical, nonzero is true -> bool */
     BC_OP_OR,    /* logical, nonzero is true -> bool */
-    BC_OP_COUNT
+    BC_OP_COUNT, /* the ops a SUT is asked; below, the reference's variants */
+    /* The semantic variants (bc_op_under): computed by the evaluators for
+     * the oracle of a SUT that declares the semantics, never asked of a
+     * SUT, no name a vector line takes. */
+    BC_OP_DIV_FLOOR = BC_OP_COUNT,
+    BC_OP_DIV_NEAREST_F32,
+    BC_OP_ADD_SATURATE,
+    BC_OP_SUB_SATURATE,
+    BC_OP_MUL_SATURATE,
+    BC_OP_ENGINE_COUNT /* every op the evaluators compute */
 } bc_op;
+
+/* Value semantics (docs/ENGINE.md "Value semantics"): the choices real
+ * libraries make differently on purpose, each one a variant the reference
+ * computes exactly, so that a SUT declaring it (its manifest's "semantics")
+ * is checked against it rather than excused.  All zero is the reference's
+ * own choice, the one ENGINE.md states for each operation. */
+typedef enum bc_int_div {
+    BC_INT_DIV_TRUNCATE,    /* toward 0 (C, PyTorch's rounding_mode='trunc') */
+    BC_INT_DIV_FLOOR,       /* toward -inf (NumPy's //, TF.js div on int32) */
+    BC_INT_DIV_NEAREST_F32, /* a / b in float32, rounded half to even, saturated
+                               (oneDNN: integer binary ops compute in f32) */
+    BC_INT_DIV_COUNT
+} bc_int_div;
+typedef enum bc_int_overflow {
+    BC_INT_OVERFLOW_WRAP,     /* two's complement, modulo 2^bits */
+    BC_INT_OVERFLOW_SATURATE, /* clamped to the dtype's range (oneDNN, XNNPACK int8) */
+    BC_INT_OVERFLOW_COUNT
+} bc_int_overflow;
+typedef enum bc_float16_sum {
+    BC_FLOAT16_SUM_EACH, /* each addition rounded to binary16 */
+    BC_FLOAT16_SUM_WIDE, /* accumulated in float32 or wider in any order, rounded
+                            once (NumPy, PyTorch); checked within the bound of
+                            docs/ENGINE.md */
+    BC_FLOAT16_SUM_COUNT
+} bc_float16_sum;
+typedef struct bc_semantics {
+    bc_int_div int_div;
+    bc_int_overflow int_overflow;
+    bc_float16_sum float16_sum;
+} bc_semantics;
+
+/* Sets the choice named key ("int_div", "int_overflow", "float16_sum") to
+ * value ("truncate", "floor", "nearest-f32"; "wrap", "saturate"; "each",
+ * "wide"): 0, or -1 for an unknown key, -2 for a value the key does not take. */
+int bc_semantics_set(bc_semantics *s, const char *key, const char *value);
+/* "int_div=floor,float16_sum=wide": the choices other than the reference's
+ * own, comma-separated; "" when there are none.  Returns what snprintf does. */
+int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap);
 
 const char *bc_op_name(bc_op op);            /* "add", ..., "or" */
 int bc_op_from_name(const char *name, bc_op *out);
 const char *bc_evaluator_name(bc_evaluator ev); /* "naive", "fast" */
+/* The operation the reference computes for op on dtype t under semantics
+ * s (NULL: the reference's own): op itself, or one of the variants (whose
+ * bc_op_name is "div(floor)" etc.). */
+bc_op bc_op_under(bc_op op, bc_dtype t, const bc_semantics *s);
 /* The dtype op gives for inputs of dtype t. */
 bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t);
 /* 1 if op is defined on dtype t (sub and div refuse bool; add and mul on bool are or and and). */

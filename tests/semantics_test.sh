@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Declared value semantics (docs/ENGINE.md "Value semantics", docs/MANIFEST.md
+# "semantics") are checked, not excused: the reference SUT, which truncates,
+# wraps and rounds float16 sums at every step, must DIVERGE from each variant
+# a manifest declares for it; the failure's replay line carries the manifest
+# and reproduces; a manifest naming no variant conforms; a bad choice is
+# refused naming the field.  (That a SUT with the variant conforms is the
+# adapters' certifications: NumPy floors, oneDNN rounds, XNNPACK saturates.)
+#   semantics_test.sh BROADCHECK
+set -u
+B=$1
+. "$(dirname "$0")/cli_test_lib.sh"
+
+manifest() { # manifest FILE SEMANTICS-JSON
+  printf '{"broadcheck_manifest": 1, "name": "truncating reference", "version": "1",\n "semantics": %s}\n' "$2" >"$1"
+}
+
+run=(run --sut reference --rule numpy --property value-differential --value-cases 4000 --jobs 2)
+declare -A detail=(
+  [int_div_floor]='op=div'
+  [int_div_nearest]='op=div'
+  [int_overflow]='op=(add|sub|mul)'
+  [float16_sum]='op=sum-to-shape dtype=float16')
+manifest "$tmp/int_div_floor.json" '{"int_div": "floor"}'
+manifest "$tmp/int_div_nearest.json" '{"int_div": "nearest-f32"}'
+manifest "$tmp/int_overflow.json" '{"int_overflow": "saturate"}'
+manifest "$tmp/float16_sum.json" '{"float16_sum": "wide"}'
+for variant in int_div_floor int_div_nearest int_overflow; do
+  expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
+  grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "$variant: the failure is not a ${detail[$variant]} case"
+  grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
+  replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | head -1)
+  case "$replay" in
+    *"--manifest $tmp/$variant.json"*) ;;
+    *) fail "$variant: the replay line does not carry the manifest: $replay" ;;
+  esac
+  # The replay line reproduces (exit 1, FAIL), as printed.
+  eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
+  rc=$?
+  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$variant: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+  python3 - "$tmp/$variant-report.json" "$variant" <<'EOF' || fail "$variant: JSON report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"int_div_floor": "int_div=floor", "int_div_nearest": "int_div=nearest-f32",
+        "int_overflow": "int_overflow=saturate", "float16_sum": "float16_sum=wide"}[sys.argv[2]]
+assert d["sut"]["semantics"] == want, d["sut"]
+assert d["conforms"] is False, d["verdict"]
+EOF
+done
+
+# float16 sums: generated gradients rarely add up past 2048, where binary16
+# starts to round integers, so one case that does: 1 + 2 + ... + 72 = 2628,
+# exact in float16, which rounding after every addition misses.
+f16case='broadcast-to op=sum-to-shape dtype=float16 operand=0 [] [2,3,3,4]'
+expect 1 '^FAIL value-differential on reference: float16 SUT: element \[\] is [0-9.]+, reference has 2628 ' -- \
+  replay --sut reference --manifest "$tmp/float16_sum.json" --property value-differential "$f16case"
+expect 0 '^PASS' -- replay --sut reference --property value-differential "$f16case"
+
+# Saturation covers sums too: 24 uint8 terms exactly, then clamped once.
+u8sum='onnx-uni op=sum-to-shape dtype=uint8 operand=1 [3,4,2] [] -> [3,4,2]'
+expect 1 '^FAIL value-differential on reference: uint8 SUT: element \[\] is [0-9]+, reference has 255 ' -- \
+  replay --sut reference --manifest "$tmp/int_overflow.json" --property value-differential "$u8sum"
+
+# The reference's own choices, named: nothing to diverge from.
+manifest "$tmp/own.json" '{"int_div": "truncate", "int_overflow": "wrap", "float16_sum": "each"}'
+expect 0 'verdict: CONFORMS$' -- "${run[@]}" --manifest "$tmp/own.json"
+grep -q 'value semantics' "$tmp/out" && fail "the reference's own semantics were reported as a variant"
+
+# Bad choices: exit 2 before any case, naming the field.
+manifest "$tmp/bad-key.json" '{"int_division": "floor"}'
+expect 2 "semantics: unknown choice 'int_division'" -- "${run[@]}" --manifest "$tmp/bad-key.json"
+manifest "$tmp/bad-value.json" '{"int_div": "round"}'
+expect 2 'semantics.int_div: expected "truncate", "floor" or "nearest-f32"' -- "${run[@]}" --manifest "$tmp/bad-value.json"
+manifest "$tmp/bad-type.json" '["floor"]'
+expect 2 'semantics: must be an object' -- "${run[@]}" --manifest "$tmp/bad-type.json"
+expect 2 "replay: --manifest: .*semantics.int_div" -- replay --sut reference --manifest "$tmp/bad-value.json" --property value-differential 'numpy op=div dtype=int32 [2] [2]'
+
+finish semantics
