@@ -922,8 +922,11 @@ static bc_cell_end cell_end(const runner *run, const cell_run *cr, bc_run_end ha
         return BC_CELL_FIRST_FAILURE;
     if (cr->end != BC_CELL_RAN)
         return cr->end;
-    int cut_short = cfg->seconds > 0 ? cr->next_chunk == 0 && cr->passed + cr->failed +
-                                                                      cr->unsupported == 0
+    /* With --time, a cell whose chunk started as the budget ran out (a
+     * thread descheduled on a saturated machine) checked nothing either:
+     * it says so, like one that never started. */
+    int cut_short = cfg->seconds > 0 ? cr->passed + cr->failed + cr->unsupported +
+                                               cr->known_failed == 0
                                      : cr->folded * CHUNK < cr->cases;
     if (!cut_short || cr->closed)
         return BC_CELL_RAN;
