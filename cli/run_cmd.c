@@ -743,9 +743,9 @@ int bc_cmd_list(int argc, char **argv)
     if (strcmp(what, "rules") == 0) {
         for (int r = 0; r < BC_RULE_COUNT; r++) {
             printf("%s", bc_rule_name((bc_rule)r));
-            for (int p = 1; p < BC_PROFILE_COUNT; p++)
+            for (int p = 1, listed = 0; p < BC_PROFILE_COUNT; p++)
                 if (bc_rule_takes_profile((bc_rule)r, (bc_profile)p))
-                    printf("%s%s", p == 1 ? " profiles: " : ", ", bc_profile_name((bc_profile)p));
+                    printf("%s%s", listed++ ? ", " : " profiles: ", bc_profile_name((bc_profile)p));
             printf("\n");
         }
         return BC_EXIT_OK;

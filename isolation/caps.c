@@ -22,8 +22,9 @@ static int refuse_shapes(const bc_adapter_capabilities *c, const bc_params *p, i
     bc_profile prof = (p->options & BC_OPT_PROFILE) && p->profile != BC_PROFILE_DEFAULT
                           ? p->profile
                           : bc_rule_default_profile(p->rule);
-    if (p->rule == BC_RULE_PDPD && !bit(c->profiles, (int)prof)) {
-        snprintf(why, cap, "the adapter does not declare pdpd profile %s", bc_profile_name(prof));
+    if (prof != BC_PROFILE_DEFAULT && !bit(c->profiles, (int)prof)) {
+        snprintf(why, cap, "the adapter does not declare %s profile %s", bc_rule_name(p->rule),
+                 bc_profile_name(prof));
         return 1;
     }
     if (n > c->max_operands) {
@@ -115,8 +116,8 @@ void bc_caps_format(const bc_adapter_capabilities *c, char *buf, size_t cap)
 {
     size_t at = names(buf, cap, 0, "implements", c->features, 5, feature_name);
     at = names(buf, cap, at, "rules", c->rules, BC_RULE_COUNT, rule_name);
-    if (bit(c->rules, BC_RULE_PDPD))
-        at = names(buf, cap, at, "pdpd profiles", c->profiles, BC_PROFILE_COUNT, profile_name);
+    if (bit(c->rules, BC_RULE_PDPD) || (c->profiles & ~1u))
+        at = names(buf, cap, at, "profiles", c->profiles, BC_PROFILE_COUNT, profile_name);
     if (c->features & ~(uint32_t)BC_ADAPTER_FEATURE_SHAPE) {
         at = names(buf, cap, at, "ops", c->ops, BC_OP_COUNT, op_name);
         at = names(buf, cap, at, "dtypes", c->dtypes, BC_DTYPE_COUNT, dtype_name);
@@ -144,8 +145,9 @@ int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial
     bc_profile prof = (p->options & BC_OPT_PROFILE) && p->profile != BC_PROFILE_DEFAULT
                           ? p->profile
                           : bc_rule_default_profile(p->rule);
-    if (p->rule == BC_RULE_PDPD && !bit(caps->profiles, (int)prof)) {
-        snprintf(why, cap, "the adapter does not declare pdpd profile %s", bc_profile_name(prof));
+    if (prof != BC_PROFILE_DEFAULT && !bit(caps->profiles, (int)prof)) {
+        snprintf(why, cap, "the adapter does not declare %s profile %s", bc_rule_name(p->rule),
+                 bc_profile_name(prof));
         return 1;
     }
     if (n < 0 || n > caps->max_operands) {

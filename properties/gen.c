@@ -336,6 +336,22 @@ static void mutate_explicit(bc_prng *r, bc_vector *c)
     }
 }
 
+/* Profile pytorch-expand (RULES.md §6.1) on a broadcast-to case: some
+ * target dims aligned with the input become -1 ("keep"), now and then one
+ * on a new leading axis too (negative-dim). */
+static void gen_expand_profile(bc_prng *r, bc_vector *c)
+{
+    bc_shape *target = &c->shapes[1];
+    const int lead = target->rank - c->shapes[0].rank;
+    c->params.options |= BC_OPT_PROFILE;
+    c->params.profile = BC_PROFILE_PYTORCH_EXPAND;
+    for (int t = lead < 0 ? 0 : lead; t < target->rank; t++)
+        if (bc_prng_percent(r, 40))
+            target->dims[t] = -1;
+    if (lead > 0 && bc_prng_percent(r, 10))
+        target->dims[bc_prng_below(r, (uint64_t)lead)] = -1;
+}
+
 void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
 {
     const bc_rule rule = req->rule;
@@ -376,6 +392,9 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
         gen_explicit(r, &result, c);
         break;
     }
+    if (rule == BC_RULE_BROADCAST_TO && req->expand_percent > 0 &&
+        bc_prng_percent(r, req->expand_percent))
+        gen_expand_profile(r, c);
     if (!bc_prng_percent(r, req->reject_percent))
         return;
     /* One mutation from the catalogue. */

@@ -15,6 +15,9 @@ typedef struct bc_gen_request {
                                        per shape, >= 10 % with a 0 dim, no negative dims;
                                        rank mostly <= 6, a share at 7 .. max_rank */
     int max_rank;                   /* with value_sized: the SUT's largest rank (0: 64) */
+    int expand_percent;             /* broadcast-to: how often under profile pytorch-expand
+                                       (its -1s); 0 for properties it breaks, as
+                                       prepend-ones (a leading 1 makes a -1 valid) */
 } bc_gen_request;
 
 /* Fills c (params, shapes; the expectation is left unset) from r. */

@@ -190,7 +190,7 @@ int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t 
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
                      bc_vector *c)
 {
-    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0};
+    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
@@ -213,6 +213,7 @@ void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, 
         break;
     case P_SHAPE_DIFFERENTIAL:
         req.reject_percent = 40;
+        req.expand_percent = 15;
         break;
     default:
         break;

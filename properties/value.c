@@ -276,14 +276,16 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
     unsigned dtypes = caps->dtypes;
     if (v.kind == BC_VALUE_ELEMENTWISE && (dtypes & dtypes_for_ops(ops)))
         dtypes &= dtypes_for_ops(ops);
-    /* Sums are not defined on bool, and binary16 sums of these values pass
+    /* Sums are not defined on bool.  (binary16 sums of these values pass
      * 2048, where the order of the additions changes the result: a library
-     * that accumulates in float32 would fail for a reason that is not
-     * broadcasting. */
+     * that accumulates in float32 declares float16_sum=wide, and is checked
+     * so, docs/ENGINE.md.) */
     if (v.kind == BC_VALUE_SUM_TO_SHAPE)
-        dtypes &= ~((1u << BC_BOOL) | (1u << BC_FLOAT16));
+        dtypes &= ~(1u << BC_BOOL);
     v.dtype = pick_dtype(r, dtypes);
-    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank};
+    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0};
+    if (v.kind == BC_VALUE_BROADCAST || v.kind == BC_VALUE_SUM_TO_SHAPE)
+        req.expand_percent = 15;
     if (v.kind == BC_VALUE_ELEMENTWISE) {
         if (!((dtypes_for_ops(ops) >> v.dtype) & 1u))
             ops = nary ? nary_ops : all_ops; /* nothing declared fits: ask anyway */
@@ -439,7 +441,13 @@ int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
 {
     const bc_value_case *v = &c->value;
     int n = c->nshapes;
+    /* a target with pytorch-expand's -1s is no tensor: the result's size is checked below */
+    const int keeps = c->params.rule == BC_RULE_BROADCAST_TO &&
+                      (c->params.options & BC_OPT_PROFILE) &&
+                      c->params.profile == BC_PROFILE_PYTORCH_EXPAND;
     for (int i = 0; i < n; i++) {
+        if (keeps && i == 1)
+            continue;
         int64_t numel = numel_of(&c->shapes[i]);
         if (numel < 0 || numel > BC_VALUE_MAX_NUMEL) {
             snprintf(why, cap, "operand %d has %s elements: no tensor to compute on", i,

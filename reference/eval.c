@@ -324,6 +324,8 @@ bc_error_kind bc_eval_broadcast(bc_evaluator ev, const bc_params *p, const bc_te
     job.shapes = shapes;
     if ((k = bc_infer(p, 2, shapes, &job.result, err)))
         return k;
+    if (p->rule == BC_RULE_BROADCAST_TO)
+        shapes[1] = job.result; /* pytorch-expand's -1s resolved: no evaluator sees one */
     if ((k = check_output(p, &job.result, in->dtype, out, 1, in, NULL, 1, err)))
         return k;
     job.out = out;
@@ -360,6 +362,12 @@ bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
     job.shapes = shapes;
     if ((k = bc_infer(p, n, shapes, &job.result, err)))
         return k;
+    bc_shape resolved[2];
+    if (p->rule == BC_RULE_BROADCAST_TO) { /* pytorch-expand's -1s resolved, as above */
+        resolved[0] = shapes[0];
+        resolved[1] = job.result;
+        job.shapes = resolved;
+    }
     if (!has_shape(grad, &job.result)) {
         char a[96], b[96];
         bc_shape gs;

@@ -165,6 +165,39 @@ bc_error_kind bc_infer_broadcast_to(const bc_shape *input, const bc_shape *targe
     return k ? k : onto(BC_RULE_BROADCAST_TO, &pair[1], 1, &pair[0], 0, out, err);
 }
 
+/* §6.1 profile pytorch-expand: the target with each -1 replaced by the dim
+ * of the input axis aligned with it (right-aligned).  A -1 with no input
+ * axis (a new leading one) or any other negative dim is negative-dim, as a
+ * negative input dim is; everything else is left to broadcast-to. */
+static bc_error_kind keep_minus_ones(const bc_shape *input, const bc_shape *target,
+                                     bc_shape *resolved, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_BROADCAST_TO;
+    bc_error_kind k = check_dims(rule, 1, input, err);
+    if (k)
+        return k;
+    if (target->rank < 0 || target->rank > BC_MAX_RANK)
+        return check_dims(rule, 2, (bc_shape[]){*input, *target}, err);
+    *resolved = *target;
+    const int lead = target->rank - input->rank; /* target axes with no input axis */
+    for (int t = 0; t < target->rank; t++) {
+        int64_t d = target->dims[t];
+        if (d == -1 && t >= lead)
+            resolved->dims[t] = input->dims[t - lead];
+        else if (d == -1)
+            return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, 1, -1, t, d, 0,
+                                "operand 1 has dim -1 at axis %d, a new leading axis: -1 keeps "
+                                "the input's dim, and the input has none there",
+                                t);
+        else if (d < 0)
+            return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, 1, -1, t, d, 0,
+                                "operand 1 has dim %lld at axis %d; dims must be >= 0, or -1 "
+                                "to keep the input's",
+                                LL(d), t);
+    }
+    return BC_OK;
+}
+
 /* ---- §5 PDPD -------------------------------------------------------- */
 
 /* Profiles openvino-doc and openvino-shape-inference: only B broadcasts. */
@@ -421,7 +454,14 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
     switch (rule) {
     case BC_RULE_ONNX_UNI: return bc_infer_onnx_uni(&shapes[0], &shapes[1], out, err);
     case BC_RULE_PDPD: return bc_infer_pdpd(&shapes[0], &shapes[1], p->axis, profile, out, err);
-    case BC_RULE_BROADCAST_TO: return bc_infer_broadcast_to(&shapes[0], &shapes[1], out, err);
+    case BC_RULE_BROADCAST_TO:
+        if (profile == BC_PROFILE_PYTORCH_EXPAND) {
+            bc_shape resolved;
+            if ((k = keep_minus_ones(&shapes[0], &shapes[1], &resolved, err)))
+                return k;
+            return bc_infer_broadcast_to(&shapes[0], &resolved, out, err);
+        }
+        return bc_infer_broadcast_to(&shapes[0], &shapes[1], out, err);
     case BC_RULE_BIDIRECTIONAL: return bc_infer_bidirectional(&shapes[0], &shapes[1], out, err);
     default: /* BC_RULE_EXPLICIT */
         if (p->options & BC_OPT_AXES)

@@ -27,6 +27,7 @@ static const char *const profile_names[BC_PROFILE_COUNT] = {
     [BC_PROFILE_OPENVINO_DOC] = "openvino-doc",
     [BC_PROFILE_OPENVINO_SHAPE_INFERENCE] = "openvino-shape-inference",
     [BC_PROFILE_PADDLE] = "paddle",
+    [BC_PROFILE_PYTORCH_EXPAND] = "pytorch-expand",
 };
 
 static const char *const kind_names[BC_ERR_KIND_COUNT] = {
@@ -112,6 +113,8 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p)
     if (r == BC_RULE_PDPD)
         return p == BC_PROFILE_OPENVINO_DOC || p == BC_PROFILE_OPENVINO_SHAPE_INFERENCE ||
                p == BC_PROFILE_PADDLE;
+    if (r == BC_RULE_BROADCAST_TO)
+        return p == BC_PROFILE_PYTORCH_EXPAND;
     return 0;
 }
 

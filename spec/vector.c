@@ -222,9 +222,12 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
         WHY("op=%s is not defined on dtype %s", op, bc_dtype_name(val->dtype));
         return -1;
     }
+    /* a target's -1 under pytorch-expand is a shape, not a tensor's dim */
+    const int keeps = rule == BC_RULE_BROADCAST_TO && (v->params.options & BC_OPT_PROFILE) &&
+                      v->params.profile == BC_PROFILE_PYTORCH_EXPAND;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < v->shapes[i].rank; k++)
-            if (v->shapes[i].dims[k] < 0) {
+            if (v->shapes[i].dims[k] < 0 && !(keeps && i == 1 && v->shapes[i].dims[k] == -1)) {
                 WHY("shape %d has dim %lld at axis %d: no tensor has a negative dim", i + 1,
                     (long long)v->shapes[i].dims[k], k);
                 return -1;

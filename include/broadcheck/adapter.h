@@ -60,7 +60,8 @@ enum {
     BC_ADAPTER_PROFILE_DEFAULT = 0, /* the rule's own default */
     BC_ADAPTER_PROFILE_OPENVINO_DOC = 1,
     BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE = 2,
-    BC_ADAPTER_PROFILE_PADDLE = 3
+    BC_ADAPTER_PROFILE_PADDLE = 3,
+    BC_ADAPTER_PROFILE_PYTORCH_EXPAND = 4 /* broadcast-to: a -1 target dim keeps the input's */
 };
 
 /* params.options: which options the question gives. */

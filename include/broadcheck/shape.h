@@ -48,6 +48,8 @@ typedef enum bc_profile {
     BC_PROFILE_OPENVINO_DOC,             /* pdpd: the OpenVINO document */
     BC_PROFILE_OPENVINO_SHAPE_INFERENCE, /* pdpd: OpenVINO's code, no trimming */
     BC_PROFILE_PADDLE,                   /* pdpd: Paddle 2.x elementwise ops */
+    BC_PROFILE_PYTORCH_EXPAND,           /* broadcast-to: a target dim of -1 keeps the
+                                            input's dim (PyTorch's expand, RULES.md §6.1) */
     BC_PROFILE_COUNT
 } bc_profile;
 

@@ -125,6 +125,19 @@ def broadcast_to(x, target):
     return x.expand(target) if EXPAND else torch.broadcast_to(x, target)
 
 
+def check_params(params, shapes):
+    """PyTorch takes no axis or axes; its broadcast_to and expand follow
+    profile pytorch-expand (RULES.md section 6.1), so the default broadcast-to
+    cannot be asked of a -1 target dim: PyTorch would read it as 'keep'."""
+    expand_profile = (params.rule == w.RULE_BROADCAST_TO and params.options == w.OPT_PROFILE
+                      and params.profile == w.PROFILE_PYTORCH_EXPAND)
+    if params.has_options() and not expand_profile:
+        raise w.Unsupported("PyTorch's broadcasting takes no axis, axes or other profile")
+    if params.rule == w.RULE_BROADCAST_TO and not expand_profile and len(shapes) == 2 \
+            and -1 in shapes[1]:
+        raise w.Unsupported("PyTorch reads a -1 target dim as 'keep' (profile pytorch-expand)")
+
+
 # ---- shapes -------------------------------------------------------------------
 
 def result_shape(params, shapes):
@@ -133,8 +146,7 @@ def result_shape(params, shapes):
 
 
 def torch_shape(params, shapes):
-    if params.has_options():
-        raise w.Unsupported("PyTorch's broadcasting takes no axis, axes or profile")
+    check_params(params, shapes)
     rule = params.rule
     if rule == w.RULE_NONE:
         w.require_equal_shapes(shapes, "PyTorch")
@@ -215,8 +227,7 @@ def evaluate(req):
 
 
 def torch_value(req):
-    if req.params.has_options():
-        raise w.Unsupported("PyTorch's broadcasting takes no axis, axes or profile")
+    check_params(req.params, req.shapes)
     xs = [to_tensor(t) for t in req.inputs]
     if req.kind == w.VALUE_ELEMENTWISE:
         r = elementwise(req, xs)
@@ -249,6 +260,7 @@ CAPS = w.Capabilities(
     w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL),
+    profiles=w.bits(w.PROFILE_PYTORCH_EXPAND),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
     max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS)
 
