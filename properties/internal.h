@@ -188,6 +188,13 @@ int bc_write_all(int fd, const char *data, size_t len);
 const char *bc_file_kind(unsigned mode);
 
 /* The replay line of a failure; sut_args (NULL or "") follow --sut NAME. */
+/* bc_replay and bc_replay_partial, also saying whether some question went
+ * unanswered in time (*timed_out: a timeout or an interruption, not the
+ * SUT's answer), so that a known divergence is not confirmed by one. */
+int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int property,
+                      const bc_vector *c, char *detail, size_t cap, int *timed_out);
+int bc_replay_partial_watched(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
+                              size_t cap, int *timed_out);
 char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
                      const char *vector_line);
 /* 1 if property applies to rule. */

@@ -235,26 +235,33 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
             continue;
         }
         char detail[1024] = "", why[256];
-        int verdict;
-        if (props[p].partial) {
-            bc_pvector *v = malloc(sizeof *v);
-            verdict = !v ? -1
-                      : bc_pvector_parse(k->vector, v, why, sizeof why) != 1
-                          ? -2
-                          : (res->cells[v->params.rule][p].selected
-                                 ? bc_replay_partial(sut, p, v, detail, sizeof detail)
-                                 : -3);
-            free(v);
-        } else {
-            bc_vector *v = malloc(sizeof *v);
-            verdict = !v ? -1
-                      : bc_vector_parse(k->vector, v, why, sizeof why) != 1
-                          ? -2
-                          : (res->cells[v->params.rule][p].selected
-                                 ? bc_replay(sut, &res->semantics, p, v, detail, sizeof detail)
-                                 : -3);
-            free(v);
+        int verdict = -2, timed_out = 0;
+        /* A replay in which a question went unanswered in time (a slow
+         * start, a saturated machine) confirms nothing: asked once more,
+         * and if it times out again the entry is left not checked. */
+        for (int attempt = 0; attempt < 2 && (attempt == 0 || timed_out); attempt++) {
+            if (props[p].partial) {
+                bc_pvector *v = malloc(sizeof *v);
+                verdict = !v ? -1
+                          : bc_pvector_parse(k->vector, v, why, sizeof why) != 1 ? -2
+                          : res->cells[v->params.rule][p].selected
+                              ? bc_replay_partial_watched(sut, p, v, detail, sizeof detail,
+                                                          &timed_out)
+                              : -3;
+                free(v);
+            } else {
+                bc_vector *v = malloc(sizeof *v);
+                verdict = !v ? -1
+                          : bc_vector_parse(k->vector, v, why, sizeof why) != 1 ? -2
+                          : res->cells[v->params.rule][p].selected
+                              ? bc_replay_watched(sut, &res->semantics, p, v, detail,
+                                                  sizeof detail, &timed_out)
+                              : -3;
+                free(v);
+            }
         }
+        if (timed_out && verdict >= 0)
+            verdict = -4;
         /* the detail cut to fit the entry's (a replay's may be longer) */
         const int fit = (int)sizeof k->detail - 32;
         switch (verdict) {
@@ -273,6 +280,11 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
         case -3:
             snprintf(k->detail, sizeof k->detail, "its cell (%s) was not selected",
                      k->property);
+            break;
+        case -4:
+            snprintf(k->detail, sizeof k->detail,
+                     "not confirmed: a question of its replay went unanswered in time, twice "
+                     "(%.*s)", fit - 80, detail);
             break;
         default:
             snprintf(k->detail, sizeof k->detail, "not replayed: %s",

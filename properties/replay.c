@@ -77,9 +77,25 @@ static int replay_verdict(bc_check k, bc_check_ctx *ctx, char *detail, size_t ca
     }
 }
 
+/* ctx.answered for a watched replay: notes a question left unanswered. */
+static void note_timeout(void *hook, const bc_sut_answer *a)
+{
+    if (a->status == BC_SUT_INTERNAL_ERROR &&
+        (a->fault == BC_SUT_FAULT_TIMEOUT || a->fault == BC_SUT_FAULT_INTERRUPTED))
+        *(int *)hook = 1;
+}
+
 int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, const bc_vector *c,
               char *detail, size_t cap)
 {
+    int ignored;
+    return bc_replay_watched(sut, semantics, property, c, detail, cap, &ignored);
+}
+
+int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int property,
+                      const bc_vector *c, char *detail, size_t cap, int *timed_out)
+{
+    *timed_out = 0;
     int count;
     const bc_property_info *props = bc_properties(&count);
     if (property < 0 || property >= count) {
@@ -107,7 +123,7 @@ int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, co
                  props[property].name);
         return 2;
     }
-    bc_check_ctx ctx = {.sut = sut};
+    bc_check_ctx ctx = {.sut = sut, .answered = note_timeout, .hook = timed_out};
     if (semantics)
         ctx.semantics = *semantics;
     return replay_verdict(bc_property_check(property, &ctx, c, detail, cap), &ctx, detail, cap);
@@ -116,6 +132,14 @@ int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, co
 int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
                       size_t cap)
 {
+    int ignored;
+    return bc_replay_partial_watched(sut, property, c, detail, cap, &ignored);
+}
+
+int bc_replay_partial_watched(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
+                              size_t cap, int *timed_out)
+{
+    *timed_out = 0;
     int count;
     const bc_property_info *props = bc_properties(&count);
     if (property < 0 || property >= count || !props[property].partial) {
@@ -128,6 +152,6 @@ int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char
                  bc_rule_name(c->params.rule));
         return 2;
     }
-    bc_check_ctx ctx = {.sut = sut};
+    bc_check_ctx ctx = {.sut = sut, .answered = note_timeout, .hook = timed_out};
     return replay_verdict(bc_pproperty_check(property, &ctx, c, detail, cap), &ctx, detail, cap);
 }

@@ -5,10 +5,11 @@
 # under --strict); a bad manifest is refused (exit 2) naming the field.  For a
 # built-in mutant in process and for the same mutant as an external worker
 # (exec:), and across shards merged.
-#   known_divergences_test.sh BROADCHECK WORKER
+#   known_divergences_test.sh BROADCHECK WORKER HOSTILE_WORKER
 set -u
 B=$1
 W=$2
+H=$3
 . "$(dirname "$0")/cli_test_lib.sh"
 
 manifest() { # manifest FILE CASE: one known divergence with that case
@@ -128,6 +129,24 @@ sed 's/dim-mismatch"/overflow"/' "$tmp/reach-detail.json" >"$tmp/reach-other.jso
 expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wildcard \
   --manifest "$tmp/reach-other.json"
 bad "not a POSIX extended regular expression" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"detail": "a("}}]}'
+
+# A replay whose question goes unanswered confirms nothing: a SUT that never
+# answers broadcast-to questions leaves the entry "not confirmed", never XFAIL
+# (it was XFAIL: the timeout counted as the declared failure).
+cat >"$tmp/silent.json" <<'EOF'
+{"broadcheck_manifest": 1, "name": "silent", "version": "1", "known_divergences": [
+  {"id": "silent", "class": "a", "property": "shape-differential",
+   "case": "broadcast-to [3] [1] -> error:dim-mismatch", "note": "never answers"}]}
+EOF
+expect 1 'not confirmed: a question of its replay went unanswered in time, twice' -- run \
+  --sut "exec:$H --on broadcast-to --never" --rule broadcast-to --property shape-differential \
+  --cases 3 --jobs 1 --timeout-ms 300 --manifest "$tmp/silent.json" --json "$tmp/silent-report.json"
+python3 - "$tmp/silent-report.json" <<'EOF' || fail "JSON report of the silent run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["known_divergences"][0]
+assert k["status"] == "not-checked", k
+EOF
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"
