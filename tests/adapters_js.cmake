@@ -49,6 +49,8 @@ bc_js_certify(ort.certify ${BC_ORT_PACKAGES} ${BC_ORT_SUT} none,numpy,onnx-uni,b
 # ---- TensorFlow.js, wasm backend (docs/certifications/tfjs-wasm.md): W1 to W5 ----
 bc_js_certify(tfjs-wasm.certify ${BC_TFJS_WASM_PACKAGES} ${BC_TFJS_WASM_SUT}
               none,numpy,onnx-uni,broadcast-to,bidirectional tfjs-wasm.manifest.json)
+# the worker copies its 16 MB wasm heap back after every question: 156 s on a loaded 2-core machine
+set_tests_properties(adapters-js.tfjs-wasm.certify PROPERTIES TIMEOUT 600)
 
 # ---- ONNX Runtime Web, wasm (docs/certifications/ort-web.md) ----
 bc_js_certify(ort-web.certify ${BC_ORT_WEB_PACKAGES} ${BC_ORT_WEB_SUT} none,numpy,onnx-uni,bidirectional
