@@ -48,6 +48,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/sut_adapters/js/bcwire.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/onnx_proto.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_worker.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs_sut.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs_wasm_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_sut.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_web_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs-wasm.manifest.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort-web.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/package.json

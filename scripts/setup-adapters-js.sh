@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the JavaScript adapters' libraries (sut_adapters/js/): TensorFlow.js
-# (tfjs-core + tfjs-backend-cpu) and ONNX Runtime (onnxruntime-node), exactly
-# as package-lock.json pins them.  Idempotent: does nothing when
+# (tfjs-core + tfjs-backend-cpu, and tfjs-backend-wasm) and ONNX Runtime
+# (onnxruntime-node, and onnxruntime-web), exactly as package-lock.json pins
+# them.  Idempotent: does nothing when
 # node_modules/ already matches the lock file.
 #   scripts/setup-adapters-js.sh
 #
@@ -38,20 +39,33 @@ else
   npm ci --ignore-scripts --no-audit --no-fund
 fi
 
-# Both libraries must load and compute, ONNX Runtime's native binding included.
+# Every library must load and compute: ONNX Runtime's native binding and
+# wasm build, and tfjs on both backends (the wasm one loads its .wasm from
+# node_modules).
 node -e '
-  const ort = require("onnxruntime-node");
+  const ortNode = require("onnxruntime-node");
+  const ortWeb = require("onnxruntime-web");
   const tf = require("@tensorflow/tfjs-core");
   require("@tensorflow/tfjs-backend-cpu");
+  require("@tensorflow/tfjs-backend-wasm");
   const { oneNodeModel } = require("./onnx_proto");
   const x = { name: "x0", dtype: "float32", dims: ["n"] };
-  (async () => {
-    await tf.setBackend("cpu");
-    tf.env().set("PROD", true); // no Node.js banner
-    const s = await ort.InferenceSession.create(oneNodeModel({ opType: "Add",
-      inputs: [x, { ...x, name: "x1" }], output: { name: "y", dtype: "float32", dims: null } }));
+  const model = oneNodeModel({ opType: "Add",
+    inputs: [x, { ...x, name: "x1" }], output: { name: "y", dtype: "float32", dims: null } });
+  const onePlusOne = async (ort, options) => {
+    const s = await ort.InferenceSession.create(model, options);
     const one = new ort.Tensor("float32", Float32Array.of(1), [1]);
-    const y = (await s.run({ x0: one, x1: one })).y.data[0];
-    if (y !== 2 || tf.add(1, 1).dataSync()[0] !== 2) throw new Error("1 + 1 is not 2");
-    console.log(`setup-adapters-js: onnxruntime-node ${ort.env.versions.node} and tfjs-core ${tf.version_core} load and compute`);
+    return (await s.run({ x0: one, x1: one })).y.data[0];
+  };
+  (async () => {
+    tf.env().set("PROD", true); // no Node.js banner
+    ortWeb.env.wasm.numThreads = 1;
+    const ys = [await onePlusOne(ortNode, {}), await onePlusOne(ortWeb, { executionProviders: ["wasm"] })];
+    for (const backend of ["cpu", "wasm"]) {
+      if (!(await tf.setBackend(backend))) throw new Error(`the tfjs ${backend} backend does not start`);
+      ys.push(tf.add(1, 1).dataSync()[0]);
+    }
+    if (ys.some((y) => y !== 2)) throw new Error(`1 + 1 is not 2: ${ys}`);
+    console.log(`setup-adapters-js: onnxruntime-node ${ortNode.env.versions.node}, onnxruntime-web ${ortWeb.env.versions.web}` +
+                ` and tfjs-core ${tf.version_core} (cpu and wasm backends) load and compute`);
   })().catch((e) => { console.error(`setup-adapters-js: ${e.message}`); process.exit(1); });'

@@ -12,6 +12,10 @@ set(BC_TFJS_PACKAGES @tensorflow/tfjs-core,@tensorflow/tfjs-backend-cpu)
 set(BC_ORT_PACKAGES onnxruntime-node)
 set(BC_TFJS_SUT "exec:node ${BC_JS_DIR}/tfjs_worker.js")
 set(BC_ORT_SUT "exec:node ${BC_JS_DIR}/ort_worker.js")
+set(BC_TFJS_WASM_PACKAGES @tensorflow/tfjs-core,@tensorflow/tfjs-backend-wasm)
+set(BC_ORT_WEB_PACKAGES onnxruntime-web)
+set(BC_TFJS_WASM_SUT "exec:node ${BC_JS_DIR}/tfjs_wasm_worker.js")
+set(BC_ORT_WEB_SUT "exec:node ${BC_JS_DIR}/ort_web_worker.js")
 
 function(bc_js_test name)
   add_test(NAME adapters-js.${name} COMMAND bash ${BC_JS_CHECK} ${BC_JS_DIR} ${ARGN})
@@ -31,6 +35,8 @@ endfunction()
 bc_js_test(wire node-test ${BC_JS_DIR}/test/bcwire_test.js)
 bc_js_test(tfjs.not-available fatal $<TARGET_FILE:broadcheck> tfjs_worker.js)
 bc_js_test(ort.not-available fatal $<TARGET_FILE:broadcheck> ort_worker.js)
+bc_js_test(tfjs-wasm.not-available fatal $<TARGET_FILE:broadcheck> tfjs_wasm_worker.js)
+bc_js_test(ort-web.not-available fatal $<TARGET_FILE:broadcheck> ort_web_worker.js)
 
 # ---- TensorFlow.js (docs/certifications/tfjs.md): T1 to T4 in the manifest ----
 bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
@@ -39,3 +45,13 @@ bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
 # ---- ONNX Runtime (docs/certifications/onnxruntime.md): O1 to O3 in the manifest ----
 bc_js_certify(ort.certify ${BC_ORT_PACKAGES} ${BC_ORT_SUT} none,numpy,onnx-uni,bidirectional
               ort.manifest.json)
+
+# ---- TensorFlow.js, wasm backend (docs/certifications/tfjs-wasm.md): W1 to W5 ----
+bc_js_certify(tfjs-wasm.certify ${BC_TFJS_WASM_PACKAGES} ${BC_TFJS_WASM_SUT}
+              none,numpy,onnx-uni,broadcast-to,bidirectional tfjs-wasm.manifest.json)
+# the worker copies its 16 MB wasm heap back after every question: 156 s on a loaded 2-core machine
+set_tests_properties(adapters-js.tfjs-wasm.certify PROPERTIES TIMEOUT 600)
+
+# ---- ONNX Runtime Web, wasm (docs/certifications/ort-web.md) ----
+bc_js_certify(ort-web.certify ${BC_ORT_WEB_PACKAGES} ${BC_ORT_WEB_SUT} none,numpy,onnx-uni,bidirectional
+              ort-web.manifest.json)

@@ -5,212 +5,32 @@
  *
  *     broadcheck run --sut 'exec:node sut_adapters/js/ort_worker.js'
  *
- * Every question becomes a model of one ONNX node (onnx_proto.js writes it;
- * its inputs have no declared shape, so the kernel, not ONNX's static shape
- * inference, decides), an InferenceSession is created from its bytes (or
- * taken from a cache keyed by the model) and run, and the output's dims (and
- * values) are the answer.  A shape question
- * runs on zero-filled float32 tensors of its shapes (zero-size dims
- * included), within a memory budget (shapes.js).
- *
- *   rule numpy          shapes: Add (2 operands) or Sum (any other count)
- *                       values: Add Sub Mul Div Max Min Equal Less And Or
- *                       (2 operands), Sum/Max/Min (3-4 operands; ONNX has
- *                       no variadic Mul), Where
- *   rule none           Sum, Max and Min of opset 6, which require equal
- *                       shapes: shapes (Sum) and add/max/min values
- *   rule bidirectional  Expand (opset 13 semantics), its shape input an
- *                       int64 initializer: shapes and broadcast values
- *   rule onnx-uni       PRelu (its slope is specified unidirectional):
- *                       shapes only; no broadcheck op is unidirectional in
- *                       ONNX, so its value questions are unsupported
- *
- * dtypes: all eight are declared, because some operator takes each; a
- * (operator, dtype) pair the CPU provider has no kernel for is refused by
- * ORT at session creation ("Type Error", "Could not find an
- * implementation"), and answered unsupported from that message.
+ * What each question runs is in ort_sut.js, shared with the WebAssembly
+ * build's worker (ort_web_worker.js); docs/certifications/onnxruntime.md has
+ * the findings.
  */
 const wire = require('./bcwire');
-const { ok, bits, Rejected, Unsupported, ERR, FEATURE, KIND, TYPED } = wire;
-const { toNumbers, numel, checkBudget, checkNoOptions } = require('./shapes');
-const { oneNodeModel } = require('./onnx_proto');
-
-const RULES = ['none', 'numpy', 'onnx-uni', 'bidirectional'];
-const MAX_RANK = 64;     // ORT's TensorShape has no rank limit (Add, Sum, Where, Expand run at 64)
-const MAX_OPERANDS = 64; // broadcheck's limit; Sum/Max/Min are variadic without one
-const CACHE_SIZE = 32;   // sessions kept, by model (each holds memory; creating one takes ~1.5 ms)
-
-const BINARY = {
-  add: 'Add', sub: 'Sub', mul: 'Mul', div: 'Div', max: 'Max', min: 'Min',
-  equal: 'Equal', less: 'Less', and: 'And', or: 'Or',
-};
-const VARIADIC = { add: 'Sum', max: 'Max', min: 'Min' }; // numpy n-ary, and opset 6 for none
-const BOOL_RESULT = new Set(['equal', 'less', 'and', 'or']);
-
-/*
- * ORT's errors -> answers.  Only messages that certainly mean "not
- * broadcastable" or "no kernel for this" are mapped; anything else is the
- * library failing and becomes an internal error (bcwire).
- */
-const ERRORS = [
-  [/Attempting to broadcast an axis by a dimension other than 1/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
-  [/Can broadcast 0 by 0 or 1/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
-  [/invalid expand shape/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
-  [/All inputs must have the same shape/, (m) => new Rejected(ERR.UNKNOWN, m)], // opset-6 Sum/Max/Min
-  [/has input size \d+ not in range/, (m) => new Rejected(ERR.OPERAND_COUNT, m)],
-  // ort.Tensor refusing a negative dim (below -2^53 it says "an integer": still negative)
-  [/dims\[\d+\] must be (a non-negative integer|an integer), got: -\d/, (m) => new Rejected(ERR.NEGATIVE_DIM, m)],
-  // onnxruntime-node's binding takes input dims below 2^32 only (ORT itself takes int64)
-  [/Tensor\.dims\[\d+\] is invalid/, (m) => new Unsupported(`onnxruntime-node refuses dims of 2^32 and above: ${m}`)],
-  [/Type Error: Type 'tensor\(\w+\)' of input parameter/, (m) => new Unsupported(m)],
-  [/Could not find an implementation for/, (m) => new Unsupported(m)],
-];
+const { Unsupported } = wire;
+const { ortAnswers } = require('./ort_sut');
 
 async function load() {
   const ort = require('onnxruntime-node');
-  // One thread per session: broadcheck runs one worker per question in flight.
-  // No memory arena or memory pattern: a session would keep its largest
-  // run's memory, and cached sessions would fill broadcheck's address-space limit.
-  const options = {
-    intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false, enableMemPattern: false,
-    logSeverityLevel: 4, logVerbosityLevel: 0,
-  };
-  const sessions = new Map(); // model key -> Promise<InferenceSession>
-
-  // A session for this node, cached by everything that goes into its model.
-  function session(spec) {
-    const key = JSON.stringify(spec, (k, v) => (typeof v === 'bigint' ? v.toString() : v));
-    let s = sessions.get(key);
-    if (!s) {
-      if (sessions.size >= CACHE_SIZE) { // drop the oldest
-        const [oldKey, old] = sessions.entries().next().value;
-        sessions.delete(oldKey);
-        old.then((x) => x.release()).catch(() => {});
-      }
-      // Inputs of unknown shape (not even a rank): the kernel alone decides,
-      // and one session serves every shape of the same dtypes.
-      const inputs = spec.dtypes.map((dtype, i) => ({ name: `x${i}`, dtype, dims: null }));
-      const initializers = !spec.target ? [] : [{
-        name: 'shape', dtype: 'int64', dims: [spec.target.length], values: BigInt64Array.from(spec.target),
-      }];
-      const output = { name: 'y', dtype: spec.out, dims: null };
-      const bytes = oneNodeModel({ opType: spec.op, opset: spec.opset, inputs, initializers, output });
-      s = ort.InferenceSession.create(bytes, options);
-      sessions.set(key, s);
-    }
-    return s;
-  }
-
-  // Runs one node on `tensors` ({dtype, dims, values}); returns the output tensor.
-  async function run(spec, tensors) {
-    const feeds = {};
-    tensors.forEach((t, i) => { feeds[`x${i}`] = new ort.Tensor(t.dtype, t.values, t.dims); });
-    const s = await session({ ...spec, dtypes: tensors.map((t) => t.dtype) });
-    const result = await s.run(feeds);
-    return result.y;
-  }
-
-  const zeros = (dims) => ({ dtype: 'float32', dims, values: new Float32Array(Number(numel(dims))) });
-
-  // ORT initialises its environment on the first session (up to a second on
-  // a busy machine): do it now, before HELLO, not inside the first question's
-  // time limit.  It also proves the native binding works.
-  const one = { dtype: 'float32', dims: [1], values: Float32Array.of(1) };
-  const warm = await run({ op: 'Add', out: 'float32' }, [one, one]);
-  if (warm.data[0] !== 2) throw new Error('ONNX Runtime computed 1 + 1 wrongly');
-
-  // The node that answers shape questions of each rule, and its inputs.
-  function shapeNode(q) {
-    checkNoOptions(q);
-    const n = q.shapes.length;
-    switch (q.ruleName) {
-      case 'numpy': return { spec: { op: n === 2 ? 'Add' : 'Sum', out: 'float32' }, operands: q.shapes };
-      case 'none': return { spec: { op: 'Sum', opset: 6, out: 'float32' }, operands: q.shapes };
-      case 'onnx-uni': return { spec: { op: 'PRelu', out: 'float32' }, operands: q.shapes };
-      default: // bidirectional: Expand(input, shape)
-        if (n !== 2) throw new Unsupported('Expand takes one tensor and one shape');
-        return { spec: { op: 'Expand', out: 'float32', target: q.shapes[1] }, operands: [q.shapes[0]] };
-    }
-  }
-
-  async function shape(q) {
-    const { spec, operands } = shapeNode(q);
-    // A tensor with a negative dim cannot be made: onnxruntime-common's check
-    // (ort.Tensor) refuses it.  Expand's target goes to the kernel as data.
-    for (const s of operands) {
-      if (s.some((d) => d < 0n)) {
-        new ort.Tensor('float32', new Float32Array(0), s.map((d) => (d < 0n ? Number(d) : 0)));
-      }
-    }
-    const dims = operands.map(toNumbers);
-    if (spec.target) toNumbers(spec.target);
-    checkBudget(spec.target ? [...dims, spec.target] : dims);
-    const y = await run(spec, dims.map(zeros));
-    return ok(y.dims.slice());
-  }
-
-  // The node computing a value question.
-  function valueNode(q) {
-    const n = q.inputs.length;
-    const op = q.opName;
-    if (q.kind === KIND.ELEMENTWISE) {
-      if (q.ruleName === 'onnx-uni') {
-        throw new Unsupported('no ONNX operator computes broadcheck ops with unidirectional broadcasting');
-      }
-      if (q.ruleName === 'none') {
-        if (!VARIADIC[op]) {
-          throw new Unsupported(`ONNX has no non-broadcasting ${op}; opset 6 has only Sum, Max and Min`);
-        }
-        return { op: VARIADIC[op], opset: 6, out: q.outDtype };
-      }
-      if (n === 2) return { op: BINARY[op], out: BOOL_RESULT.has(op) ? 'bool' : q.outDtype };
-      if (n < 2 || !VARIADIC[op]) throw new Unsupported(`no ONNX operator computes ${op} of ${n} tensors`);
-      return { op: VARIADIC[op], out: q.outDtype };
-    }
-    if (q.kind === KIND.SELECT) {
-      if (q.ruleName !== 'numpy' || n !== 3) {
-        throw new Unsupported('Where takes three tensors, broadcast numpy-style');
-      }
-      return { op: 'Where', out: q.outDtype };
-    }
-    if (q.kind === KIND.BROADCAST && q.ruleName === 'bidirectional' && q.shapes.length === 2) {
-      return { op: 'Expand', out: q.outDtype, target: q.shapes[1] };
-    }
-    throw new Unsupported(`${q.kindName} under ${q.ruleName} is not an ONNX operator`);
-  }
-
-  async function evaluate(q) {
-    checkNoOptions(q);
-    const spec = valueNode(q);
-    if (spec.target) toNumbers(spec.target);
-    const y = await run(spec, q.inputs);
-    if (y.type !== q.outDtype) throw new Unsupported(`ORT gives ${y.type}, not ${q.outDtype}`);
-    return ok(y.dims.slice(), TYPED[q.outDtype].from(y.data));
-  }
-
-  const guard = (fn) => async (q) => {
-    try {
-      return await fn(q);
-    } catch (e) {
-      throw wire.translateError(e, ERRORS);
-    }
-  };
-
-  return {
-    hello: {
-      name: 'onnxruntime',
-      version: `onnxruntime-node ${ort.env.versions.node}, CPU execution provider`,
-      description: 'ONNX Runtime: one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu',
-      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST,
-      rules: bits(RULES, wire.RULE),
-      ops: bits(Object.keys(BINARY), wire.OPS),
-      dtypes: bits(wire.DTYPES, wire.DTYPES),
-      maxRank: MAX_RANK,
-      maxOperands: MAX_OPERANDS,
+  return ortAnswers(ort, {
+    name: 'onnxruntime',
+    version: `onnxruntime-node ${ort.env.versions.node}, CPU execution provider`,
+    description: 'ONNX Runtime: one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu',
+    // One thread per session: broadcheck runs one worker per question in flight.
+    // No memory arena or memory pattern: a session would keep its largest
+    // run's memory, and cached sessions would fill broadcheck's address-space limit.
+    options: {
+      intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false, enableMemPattern: false,
+      logSeverityLevel: 4, logVerbosityLevel: 0,
     },
-    shape: guard(shape),
-    eval: guard(evaluate),
-  };
+    errors: [
+      // onnxruntime-node's binding takes input dims below 2^32 only (ORT itself takes int64)
+      [/Tensor\.dims\[\d+\] is invalid/, (m) => new Unsupported(`onnxruntime-node refuses dims of 2^32 and above: ${m}`)],
+    ],
+  });
 }
 
 wire.serve('ort_worker', load);
