@@ -164,6 +164,32 @@ static void job_init(bc_job *job, bc_job_kind kind, const bc_params *p, bc_dtype
     job->nin = 0;
 }
 
+/* Values under profile openvino-explicit (RULES.md §8.3): where the
+ * default rule would accept the mapping, or a scalar with its one entry (a
+ * scalar read everywhere: the entry maps no axis).  Repeated entries or an
+ * input of larger rank have shapes there but no values OpenVINO states. */
+static bc_error_kind openvino_explicit_values(bc_job *job, const bc_shape *in, bc_error *err)
+{
+    bc_params *q = &job->params;
+    if (q->rule != BC_RULE_EXPLICIT || q->profile != BC_PROFILE_OPENVINO_EXPLICIT)
+        return BC_OK;
+    if (in->rank == 0 && q->naxes == 1) {
+        q->naxes = 0;
+        return BC_OK;
+    }
+    for (int i = 1; i < q->naxes; i++)
+        if (q->axes[i] <= q->axes[i - 1])
+            return bc_engine_fail(err, BC_ERR_BAD_PARAMS, q->rule, -1,
+                                  "values under openvino-explicit need a strictly increasing "
+                                  "axes_mapping (entries %d and %d repeat)",
+                                  i - 1, i);
+    if (in->rank > job->result.rank)
+        return bc_engine_fail(err, BC_ERR_BAD_PARAMS, q->rule, 0,
+                              "values under openvino-explicit need an input of rank at most "
+                              "the target's");
+    return BC_OK;
+}
+
 static bc_error_kind run(bc_evaluator ev, bc_job *job, bc_error *err)
 {
     bc_error_kind k = bc_shape_numel(&job->result, &job->numel);
@@ -326,6 +352,8 @@ bc_error_kind bc_eval_broadcast(bc_evaluator ev, const bc_params *p, const bc_te
         return k;
     if (p->rule == BC_RULE_BROADCAST_TO)
         shapes[1] = job.result; /* pytorch-expand's -1s resolved: no evaluator sees one */
+    if ((k = openvino_explicit_values(&job, &shapes[0], err)))
+        return k;
     if ((k = check_output(p, &job.result, in->dtype, out, 1, in, NULL, 1, err)))
         return k;
     job.out = out;
@@ -368,6 +396,8 @@ bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
         resolved[1] = job.result;
         job.shapes = resolved;
     }
+    if (p->rule == BC_RULE_EXPLICIT && (k = openvino_explicit_values(&job, &shapes[0], err)))
+        return k;
     if (!has_shape(grad, &job.result)) {
         char a[96], b[96];
         bc_shape gs;

@@ -458,9 +458,10 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(p->rule);
-    if (profile == BC_PROFILE_PYTORCH_EXPAND) /* a static -1 would be read as negative-dim */
+    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT)
         return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
-                            "partial shapes take no profile pytorch-expand (RULES.md §14.4)");
+                            "partial shapes take no profile %s (RULES.md §14.4)",
+                            bc_profile_name(profile));
     switch (p->rule) {
     case BC_RULE_NONE: k = p_none(n, s, &nm, &r, err); break;
     case BC_RULE_NUMPY: k = p_numpy(BC_RULE_NUMPY, n, s, &nm, &r, err); break;

@@ -348,6 +348,49 @@ bc_error_kind bc_infer_explicit_axes(const bc_shape *input, const bc_shape *targ
     return BC_OK;
 }
 
+/* §8.3 profile openvino-explicit: OpenVINO Broadcast-3's explicit shape
+ * inference, in its order.  A scalar with one entry counts as rank 1; the
+ * mapping is sorted as OpenVINO's unsigned AxisVector is (so a negative
+ * entry sorts last, then is out of range); repeats pass; a scalar's entry
+ * must name a target dim of 1; an input dim must equal its target dim or
+ * be 1; no rank check. */
+static bc_error_kind explicit_openvino(const bc_shape *in, const bc_shape *tg, int nmapping,
+                                       const int64_t *mapping, bc_shape *out, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_EXPLICIT;
+    const int rank = in->rank == 0 && nmapping > 0 ? 1 : in->rank;
+    if (nmapping != rank)
+        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmapping, rank,
+                            "axes_mapping has %d entries but the input has rank %d; one entry per "
+                            "input axis (a scalar counts as rank 1)",
+                            nmapping, rank);
+    for (int i = 1; i < nmapping; i++)
+        if ((uint64_t)mapping[i] < (uint64_t)mapping[i - 1])
+            return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, -1, mapping[i],
+                                mapping[i - 1],
+                                "axes_mapping entry %d (%lld) is below entry %d (%lld), as "
+                                "unsigned numbers; it must not decrease",
+                                i, LL(mapping[i]), i - 1, LL(mapping[i - 1]));
+    for (int i = 0; i < nmapping; i++) {
+        if (mapping[i] < 0 || mapping[i] >= tg->rank)
+            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, mapping[i], tg->rank,
+                                "axes_mapping entry %d is %lld, outside the target's axes 0..%d", i,
+                                LL(mapping[i]), tg->rank - 1);
+        /* a scalar's one entry must name a 1 (checked first by OpenVINO,
+         * unguarded: an entry out of range is refused above instead) */
+        int64_t d = in->rank == 0 ? 1 : in->dims[i], t = tg->dims[mapping[i]];
+        if (in->rank == 0 ? t != 1 : d != t && d != 1)
+            return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, 0, 1, (int)mapping[i], d, t,
+                                "%s axis %d has %lld but target axis %lld has %lld; %s",
+                                in->rank == 0 ? "the scalar's" : "input", i, LL(d),
+                                LL(mapping[i]), LL(t),
+                                in->rank == 0 ? "a scalar's entry must name a 1"
+                                              : "it must equal it or be 1");
+    }
+    *out = *tg;
+    return BC_OK;
+}
+
 bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *target, int nmapping,
                                         const int64_t *mapping, bc_shape *out, bc_error *err)
 {
@@ -439,6 +482,9 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
             return bc_error_set(
                 err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
                 "explicit takes exactly one of axes (broadcast_axes) and axes-mapping");
+        if (profile == BC_PROFILE_OPENVINO_EXPLICIT && form != BC_OPT_AXES_MAPPING)
+            return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
+                                "profile openvino-explicit takes the form axes-mapping");
         if (p->naxes < 0 || p->naxes > BC_MAX_RANK)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, p->naxes, BC_MAX_RANK,
                                 "%d axes given; at most %d", p->naxes, BC_MAX_RANK);
@@ -466,6 +512,11 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
     default: /* BC_RULE_EXPLICIT */
         if (p->options & BC_OPT_AXES)
             return bc_infer_explicit_axes(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
+        if (profile == BC_PROFILE_OPENVINO_EXPLICIT) {
+            if ((k = check_dims(rule, 2, shapes, err)))
+                return k;
+            return explicit_openvino(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
+        }
         return bc_infer_explicit_mapping(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
     }
 }

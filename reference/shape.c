@@ -28,6 +28,7 @@ static const char *const profile_names[BC_PROFILE_COUNT] = {
     [BC_PROFILE_OPENVINO_SHAPE_INFERENCE] = "openvino-shape-inference",
     [BC_PROFILE_PADDLE] = "paddle",
     [BC_PROFILE_PYTORCH_EXPAND] = "pytorch-expand",
+    [BC_PROFILE_OPENVINO_EXPLICIT] = "openvino-explicit",
 };
 
 static const char *const kind_names[BC_ERR_KIND_COUNT] = {
@@ -115,6 +116,8 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p)
                p == BC_PROFILE_PADDLE;
     if (r == BC_RULE_BROADCAST_TO)
         return p == BC_PROFILE_PYTORCH_EXPAND;
+    if (r == BC_RULE_EXPLICIT)
+        return p == BC_PROFILE_OPENVINO_EXPLICIT;
     return 0;
 }
 

@@ -231,6 +231,7 @@ static const cli_case shape_cases[] = {
     {{"list", "suts"}, 0, NULL, NULL, "mutant:zero-wildcard"},
     {{"list", "rules"}, 0, NULL, NULL, "pdpd profiles: openvino-doc, openvino-shape-inference, paddle"},
     {{"list", "rules"}, 0, NULL, NULL, "\nbroadcast-to profiles: pytorch-expand\n"},
+    {{"list", "rules"}, 0, NULL, NULL, "\nexplicit profiles: openvino-explicit\n"},
     {{"list", "colors"}, 2, "", "expected 'properties', 'rules', 'suts' or 'paths', got 'colors'",
      NULL},
     {{"list"}, 2, "", "(see 'broadcheck list --help')", NULL},

@@ -61,7 +61,8 @@ enum {
     BC_ADAPTER_PROFILE_OPENVINO_DOC = 1,
     BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE = 2,
     BC_ADAPTER_PROFILE_PADDLE = 3,
-    BC_ADAPTER_PROFILE_PYTORCH_EXPAND = 4 /* broadcast-to: a -1 target dim keeps the input's */
+    BC_ADAPTER_PROFILE_PYTORCH_EXPAND = 4, /* broadcast-to: a -1 target dim keeps the input's */
+    BC_ADAPTER_PROFILE_OPENVINO_EXPLICIT = 5 /* explicit axes-mapping: OpenVINO's inference */
 };
 
 /* params.options: which options the question gives. */

@@ -50,6 +50,8 @@ typedef enum bc_profile {
     BC_PROFILE_PADDLE,                   /* pdpd: Paddle 2.x elementwise ops */
     BC_PROFILE_PYTORCH_EXPAND,           /* broadcast-to: a target dim of -1 keeps the
                                             input's dim (PyTorch's expand, RULES.md §6.1) */
+    BC_PROFILE_OPENVINO_EXPLICIT,        /* explicit axes-mapping: OpenVINO Broadcast-3's shape
+                                            inference (repeats, a scalar's entry; §8.3) */
     BC_PROFILE_COUNT
 } bc_profile;
 
