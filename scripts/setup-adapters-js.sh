@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the JavaScript adapters' libraries (sut_adapters/js/): TensorFlow.js
-# (tfjs-core + tfjs-backend-cpu) and ONNX Runtime (onnxruntime-node), exactly
-# as package-lock.json pins them.  Idempotent: does nothing when
+# (tfjs-core + tfjs-backend-cpu), ONNX Runtime (onnxruntime-node), stdlib's
+# ndarrays (@stdlib/ndarray) and math.js (mathjs), exactly as
+# package-lock.json pins them.  Idempotent: does nothing when
 # node_modules/ already matches the lock file.
 #   scripts/setup-adapters-js.sh
 #
@@ -38,7 +39,7 @@ else
   npm ci --ignore-scripts --no-audit --no-fund
 fi
 
-# Both libraries must load and compute, ONNX Runtime's native binding included.
+# Every library must load and compute, ONNX Runtime's native binding included.
 node -e '
   const ort = require("onnxruntime-node");
   const tf = require("@tensorflow/tfjs-core");
@@ -54,4 +55,10 @@ node -e '
     const y = (await s.run({ x0: one, x1: one })).y.data[0];
     if (y !== 2 || tf.add(1, 1).dataSync()[0] !== 2) throw new Error("1 + 1 is not 2");
     console.log(`setup-adapters-js: onnxruntime-node ${ort.env.versions.node} and tfjs-core ${tf.version_core} load and compute`);
+    const math = require("mathjs");
+    const shape = require("@stdlib/ndarray/base/broadcast-shapes")([[2, 1], [3]]);
+    if (math.add(math.matrix([[1], [2]]), math.matrix([1, 1, 1])).size().join() !== "2,3" || shape.join() !== "2,3") {
+      throw new Error("[2,1] and [3] do not broadcast to [2,3]");
+    }
+    console.log(`setup-adapters-js: mathjs ${math.version} and @stdlib/ndarray ${require("@stdlib/ndarray/package.json").version} load and broadcast`);
   })().catch((e) => { console.error(`setup-adapters-js: ${e.message}`); process.exit(1); });'

@@ -10,8 +10,12 @@ set(BC_JS_DIR ${PROJECT_SOURCE_DIR}/sut_adapters/js)
 set(BC_JS_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/js_adapter_check.sh)
 set(BC_TFJS_PACKAGES @tensorflow/tfjs-core,@tensorflow/tfjs-backend-cpu)
 set(BC_ORT_PACKAGES onnxruntime-node)
+set(BC_STDLIB_PACKAGES @stdlib/ndarray)
+set(BC_MATHJS_PACKAGES mathjs)
 set(BC_TFJS_SUT "exec:node ${BC_JS_DIR}/tfjs_worker.js")
 set(BC_ORT_SUT "exec:node ${BC_JS_DIR}/ort_worker.js")
+set(BC_STDLIB_SUT "exec:node ${BC_JS_DIR}/stdlib_worker.js")
+set(BC_MATHJS_SUT "exec:node ${BC_JS_DIR}/mathjs_worker.js")
 
 function(bc_js_test name)
   add_test(NAME adapters-js.${name} COMMAND bash ${BC_JS_CHECK} ${BC_JS_DIR} ${ARGN})
@@ -31,6 +35,8 @@ endfunction()
 bc_js_test(wire node-test ${BC_JS_DIR}/test/bcwire_test.js)
 bc_js_test(tfjs.not-available fatal $<TARGET_FILE:broadcheck> tfjs_worker.js)
 bc_js_test(ort.not-available fatal $<TARGET_FILE:broadcheck> ort_worker.js)
+bc_js_test(stdlib.not-available fatal $<TARGET_FILE:broadcheck> stdlib_worker.js)
+bc_js_test(mathjs.not-available fatal $<TARGET_FILE:broadcheck> mathjs_worker.js)
 
 # ---- TensorFlow.js (docs/certifications/tfjs.md): T1 to T4 in the manifest ----
 bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
@@ -39,3 +45,10 @@ bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
 # ---- ONNX Runtime (docs/certifications/onnxruntime.md): O1 to O3 in the manifest ----
 bc_js_certify(ort.certify ${BC_ORT_PACKAGES} ${BC_ORT_SUT} none,numpy,onnx-uni,bidirectional
               ort.manifest.json)
+
+# ---- stdlib ndarrays (docs/certifications/stdlib.md): S1 in the manifest ----
+bc_js_certify(stdlib.certify ${BC_STDLIB_PACKAGES} ${BC_STDLIB_SUT} numpy,broadcast-to
+              stdlib.manifest.json)
+
+# ---- math.js (docs/certifications/mathjs.md): M1 to M4 in the manifest ----
+bc_js_certify(mathjs.certify ${BC_MATHJS_PACKAGES} ${BC_MATHJS_SUT} numpy mathjs.manifest.json)
