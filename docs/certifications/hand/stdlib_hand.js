@@ -19,3 +19,24 @@ show("maybeBroadcastArray(x, [])", () => maybeBroadcastArray(x, []));
 show("broadcastArrays([x, x])", () => broadcastArrays([x, x]));
 show("ndarray('float64', buf, [], [], 0, 'row-major')", () => ndarray("float64", new Float64Array(1), [], [], 0, "row-major"));
 show("ndarray('float64', buf, [], [0], 0, 'row-major')", () => ndarray("float64", new Float64Array(1), [], [0], 0, "row-major"));
+
+// S2: a broadcast view taken as contiguous.  x is [[1],[2],[3]] laid out with
+// gaps (strides [4,2], offset 2, the gaps holding -77); broadcastArray gives
+// the view [3,3] with strides [4,0], whose buffer span (elements 2..10) has 9
+// elements, as many as the view.
+const assign = require("@stdlib/ndarray/base/assign");
+const binary = require("@stdlib/ndarray/base/binary");
+const zeros = require("@stdlib/ndarray/zeros");
+const toArray = require("@stdlib/ndarray/to-array");
+const isContiguous = require("@stdlib/ndarray/base/assert/is-contiguous");
+const buf = new Int32Array([-77, -77, 1, -77, -77, -77, 2, -77, -77, -77, 3]);
+const xs = ndarray("int32", buf, [3, 1], [4, 2], 2, "row-major");
+const y = broadcastArray(xs, [3, 3]);
+console.log(`y = broadcastArray(x, [3,3]): strides [${y.strides}], offset ${y.offset}, elements ${JSON.stringify(toArray(y))}`);
+console.log(`isContiguous(y.shape, y.strides, y.offset): ${isContiguous(y.shape, y.strides, y.offset)}`);
+const out = zeros([3, 3], { dtype: "int32" });
+assign([y, out]);
+console.log(`assign([y, out]): ${JSON.stringify(toArray(out))}`);
+const sum = zeros([3, 3], { dtype: "int32" });
+binary([y, zeros([3, 3], { dtype: "int32" }), sum], (a, b) => a + b);
+console.log(`binary([y, zeros, out], add): ${JSON.stringify(toArray(sum))}`);
