@@ -4,7 +4,7 @@
 const math = require("mathjs");
 const Z = (s) => math.zeros(s, "dense");
 const show = (what, f) => {
-  try { const y = f(); console.log(`${what} -> size [${math.isMatrix(y) ? y.size() : ""}] ${math.format(y)}`); }
+  try { const y = f(); console.log(`${what} -> size [${math.size(y)}] ${math.format(y)}`); }
   catch (e) { console.log(`${what} throws ${e.constructor.name}: ${e.message}`); }
 };
 console.log(`mathjs ${math.version}`);
@@ -24,3 +24,5 @@ show("and(true, matrix([true, true]))", () => math.and(true, m));
 show("and(matrix([true, true]), false)", () => math.and(m, false));
 show("and(matrix([true, true]), matrix([false]))", () => math.and(m, math.matrix([false])));
 show("or(matrix([true, false]), false)", () => math.or(math.matrix([true, false]), false));
+// and's own documented example: "math.and(a, c) // returns [false, false, false]"
+show("and([2, 0, 0], 0)", () => math.and([2, 0, 0], 0));
