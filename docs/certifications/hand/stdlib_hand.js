@@ -40,3 +40,13 @@ console.log(`assign([y, out]): ${JSON.stringify(toArray(out))}`);
 const sum = zeros([3, 3], { dtype: "int32" });
 binary([y, zeros([3, 3], { dtype: "int32" }), sum], (a, b) => a + b);
 console.log(`binary([y, zeros, out], add): ${JSON.stringify(toArray(sum))}`);
+
+// S2 reading other elements, not only gaps: [[[1],[2]],[[3],[4]],[[5],[6]]] stored with
+// strides [8,1,-4], offset 3, broadcast to [3,2,3] (strides [8,1,0]): a span
+// of 18 elements for 18, copied linearly.
+const buf2 = new Int32Array([-77, -77, -77, 1, 2, -77, -77, -77, -77, -77, -77, 3, 4, -77, -77, -77, -77, -77, -77, 5, 6]);
+const y2 = broadcastArray(ndarray("int32", buf2, [3, 2, 1], [8, 1, -4], 3, "row-major"), [3, 2, 3]);
+const out2 = zeros([3, 2, 3], { dtype: "int32" });
+assign([y2, out2]);
+console.log(`y2 strides [${y2.strides}], elements ${JSON.stringify(toArray(y2))}`);
+console.log(`assign([y2, out]): ${JSON.stringify(toArray(out2))}`);
