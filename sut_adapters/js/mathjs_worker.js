@@ -94,6 +94,7 @@ const ON_BOOL = new Set(['equal', 'less', 'and', 'or']); // the others give numb
 const ERRORS = [
   [/^shape mismatch: mismatch is found in arg with shape/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
   [/^Dimension mismatch/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
+  [/^Parameters in function zeros must be positive integers/, (m) => new Rejected(ERR.NEGATIVE_DIM, m)],
 ];
 
 async function load() {
@@ -137,11 +138,10 @@ async function load() {
 
   function shape(q) {
     checkNoOptions(q);
-    for (const s of q.shapes) {
-      if (s.some((d) => d < 0n)) throw new Rejected(ERR.NEGATIVE_DIM, `[${s}] has a negative dim`);
-    }
     const shapes = q.shapes.map(toNumbers);
     if (shapes.length < 2) throw new Unsupported(`math.add takes two or more operands, not ${shapes.length}`);
+    // A negative dim: math.zeros's own check rejects it (ERRORS), before any allocation.
+    for (const s of shapes) if (s.some((d) => d < 0)) math.zeros(s, 'dense');
     const need = shapes.reduce((n, s) => n + nestedSize(s), 0n) + nestedSize(axisMax(shapes));
     if (need > BUDGET) {
       throw new Unsupported(`answering means materialising ${need} elements; this worker's budget is ${BUDGET}`);
