@@ -40,7 +40,8 @@
  * (stdlib has no function that refuses unequal shapes, nor one of those
  * rules), sum-to-shape (no function of @stdlib/ndarray sums a broadcast
  * back to a shape), int64 (stdlib's ndarrays have no int64 dtype) and
- * float16 (Node 20 has no Float16Array for stdlib's float16 buffers).
+ * float16 (stdlib lists it, but on Node 20 zeros([2], {dtype: 'float16'})
+ * throws "not implemented": there is no Float16Array to hold it).
  */
 const wire = require('./bcwire');
 const { ok, bits, Rejected, Unsupported, ERR, FEATURE, KIND, TYPED } = wire;
