@@ -54,8 +54,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/sut_adapters/js/bcwire.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort_web_worker.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs-wasm.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort-web.manifest.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/stdlib_worker.js
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/mathjs_worker.js
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/tfjs.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/ort.manifest.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/stdlib.manifest.json
+              ${PROJECT_SOURCE_DIR}/sut_adapters/js/mathjs.manifest.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/package.json
               ${PROJECT_SOURCE_DIR}/sut_adapters/js/package-lock.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/broadcheck/js)

@@ -30,6 +30,8 @@ static const named_sut named[] = {
     {"ort", "ONNX Runtime (onnxruntime-node)", BC_PATH_JS, "ort_worker.js", "node"},
     {"tfjs-wasm", "TensorFlow.js (wasm backend)", BC_PATH_JS, "tfjs_wasm_worker.js", "node"},
     {"ort-web", "ONNX Runtime Web (wasm)", BC_PATH_JS, "ort_web_worker.js", "node"},
+    {"stdlib", "stdlib ndarray (@stdlib/ndarray)", BC_PATH_JS, "stdlib_worker.js", "node"},
+    {"mathjs", "math.js", BC_PATH_JS, "mathjs_worker.js", "node"},
     {"onednn", "oneDNN", BC_PATH_ADAPTERS, "libbc_onednn_adapter.so", NULL},
     {"xnnpack", "XNNPACK", BC_PATH_ADAPTERS, "libbc_xnnpack_adapter.so", NULL},
     {"xtensor", "xtensor", BC_PATH_ADAPTERS, "libbc_xtensor_adapter.so", NULL},

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the JavaScript adapters' libraries (sut_adapters/js/): TensorFlow.js
-# (tfjs-core + tfjs-backend-cpu, and tfjs-backend-wasm) and ONNX Runtime
-# (onnxruntime-node, and onnxruntime-web), exactly as package-lock.json pins
-# them.  Idempotent: does nothing when
+# (tfjs-core + tfjs-backend-cpu, and tfjs-backend-wasm), ONNX Runtime
+# (onnxruntime-node, and onnxruntime-web), stdlib's ndarrays (@stdlib/ndarray)
+# and math.js (mathjs), exactly as package-lock.json pins them.  Idempotent:
+# does nothing when
 # node_modules/ already matches the lock file.
 #   scripts/setup-adapters-js.sh
 #
@@ -40,8 +41,8 @@ else
 fi
 
 # Every library must load and compute: ONNX Runtime's native binding and
-# wasm build, and tfjs on both backends (the wasm one loads its .wasm from
-# node_modules).
+# wasm build, tfjs on both backends (the wasm one loads its .wasm from
+# node_modules), math.js and stdlib.
 node -e '
   const ortNode = require("onnxruntime-node");
   const ortWeb = require("onnxruntime-web");
@@ -68,4 +69,10 @@ node -e '
     if (ys.some((y) => y !== 2)) throw new Error(`1 + 1 is not 2: ${ys}`);
     console.log(`setup-adapters-js: onnxruntime-node ${ortNode.env.versions.node}, onnxruntime-web ${ortWeb.env.versions.web}` +
                 ` and tfjs-core ${tf.version_core} (cpu and wasm backends) load and compute`);
+    const math = require("mathjs");
+    const shape = require("@stdlib/ndarray/base/broadcast-shapes")([[2, 1], [3]]);
+    if (math.add(math.matrix([[1], [2]]), math.matrix([1, 1, 1])).size().join() !== "2,3" || shape.join() !== "2,3") {
+      throw new Error("[2,1] and [3] do not broadcast to [2,3]");
+    }
+    console.log(`setup-adapters-js: mathjs ${math.version} and @stdlib/ndarray ${require("@stdlib/ndarray/package.json").version} load and broadcast`);
   })().catch((e) => { console.error(`setup-adapters-js: ${e.message}`); process.exit(1); });'

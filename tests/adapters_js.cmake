@@ -10,12 +10,16 @@ set(BC_JS_DIR ${PROJECT_SOURCE_DIR}/sut_adapters/js)
 set(BC_JS_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/js_adapter_check.sh)
 set(BC_TFJS_PACKAGES @tensorflow/tfjs-core,@tensorflow/tfjs-backend-cpu)
 set(BC_ORT_PACKAGES onnxruntime-node)
+set(BC_STDLIB_PACKAGES @stdlib/ndarray)
+set(BC_MATHJS_PACKAGES mathjs)
 set(BC_TFJS_SUT "exec:node ${BC_JS_DIR}/tfjs_worker.js")
 set(BC_ORT_SUT "exec:node ${BC_JS_DIR}/ort_worker.js")
 set(BC_TFJS_WASM_PACKAGES @tensorflow/tfjs-core,@tensorflow/tfjs-backend-wasm)
 set(BC_ORT_WEB_PACKAGES onnxruntime-web)
 set(BC_TFJS_WASM_SUT "exec:node ${BC_JS_DIR}/tfjs_wasm_worker.js")
 set(BC_ORT_WEB_SUT "exec:node ${BC_JS_DIR}/ort_web_worker.js")
+set(BC_STDLIB_SUT "exec:node ${BC_JS_DIR}/stdlib_worker.js")
+set(BC_MATHJS_SUT "exec:node ${BC_JS_DIR}/mathjs_worker.js")
 
 function(bc_js_test name)
   add_test(NAME adapters-js.${name} COMMAND bash ${BC_JS_CHECK} ${BC_JS_DIR} ${ARGN})
@@ -37,6 +41,8 @@ bc_js_test(tfjs.not-available fatal $<TARGET_FILE:broadcheck> tfjs_worker.js)
 bc_js_test(ort.not-available fatal $<TARGET_FILE:broadcheck> ort_worker.js)
 bc_js_test(tfjs-wasm.not-available fatal $<TARGET_FILE:broadcheck> tfjs_wasm_worker.js)
 bc_js_test(ort-web.not-available fatal $<TARGET_FILE:broadcheck> ort_web_worker.js)
+bc_js_test(stdlib.not-available fatal $<TARGET_FILE:broadcheck> stdlib_worker.js)
+bc_js_test(mathjs.not-available fatal $<TARGET_FILE:broadcheck> mathjs_worker.js)
 
 # ---- TensorFlow.js (docs/certifications/tfjs.md): T1 to T4 in the manifest ----
 bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
@@ -55,3 +61,10 @@ set_tests_properties(adapters-js.tfjs-wasm.certify PROPERTIES TIMEOUT 600)
 # ---- ONNX Runtime Web, wasm (docs/certifications/ort-web.md) ----
 bc_js_certify(ort-web.certify ${BC_ORT_WEB_PACKAGES} ${BC_ORT_WEB_SUT} none,numpy,onnx-uni,bidirectional
               ort-web.manifest.json)
+
+# ---- stdlib ndarrays (docs/certifications/stdlib.md): S1 in the manifest ----
+bc_js_certify(stdlib.certify ${BC_STDLIB_PACKAGES} ${BC_STDLIB_SUT} numpy,broadcast-to
+              stdlib.manifest.json)
+
+# ---- math.js (docs/certifications/mathjs.md): M1 to M4 in the manifest ----
+bc_js_certify(mathjs.certify ${BC_MATHJS_PACKAGES} ${BC_MATHJS_SUT} numpy mathjs.manifest.json)

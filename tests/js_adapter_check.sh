@@ -54,7 +54,9 @@ case $mode in
     cp "$js_dir"/*.js "$tmp"/
     (cd "$tmp" && node -e "require.resolve('onnxruntime-node')" 2>/dev/null ||
       node -e "require.resolve('onnxruntime-web')" 2>/dev/null ||
-      node -e "require.resolve('@tensorflow/tfjs-core')" 2>/dev/null) &&
+      node -e "require.resolve('@tensorflow/tfjs-core')" 2>/dev/null ||
+      node -e "require.resolve('@stdlib/ndarray/ctor')" 2>/dev/null ||
+      node -e "require.resolve('mathjs')" 2>/dev/null) &&
       skip "the packages are found from $tmp too (a node_modules above it): cannot hide them"
     expect_status 2 "$broadcheck" run --sut "exec:node $tmp/$worker" --cases 10
     case $LAST_OUTPUT in

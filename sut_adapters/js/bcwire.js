@@ -145,7 +145,9 @@ function readTensor(r) {
       idx[k] = zero;
     }
   }
-  return { dtype, dims: dims.map(Number), values: out };
+  // `view`: the view as the harness laid it out (its data, strides and
+  // offset), for a library that takes strided arrays itself.
+  return { dtype, dims: dims.map(Number), values: out, view: { data: src, strides, offset } };
 }
 
 function readShapeQuestion(payload) {
