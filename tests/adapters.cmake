@@ -1,6 +1,6 @@
 # The Python adapters (sut_adapters/python/, issue 6): NumPy, PyTorch, ONNX,
-# Dask, Numba, pydata/sparse.  Each gets, through tests/adapters/expect.sh (skipped with 77 where the
-# library is missing, never passed):
+# Dask, Numba, pydata/sparse.  Each gets, through tests/adapters/expect.sh
+# (skipped with 77 where the library is missing, never passed):
 #   adapters.LIB.certify         a short certification of every rule it declares
 #                                with its manifest (LIB.manifest.json,
 #                                docs/MANIFEST.md) under --strict: it must
