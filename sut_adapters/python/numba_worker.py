@@ -23,17 +23,17 @@ short:
 Compilation: one function per operation, compiled once per signature
 (the argument types numba.typeof gives, as for any caller: dtype, rank and
 layout, C for contiguous views, A for strided ones) and kept for the
-worker's life; with
-cache=True Numba also keeps it on disk (NUMBA_CACHE_DIR, by default
+worker's life; with cache=True Numba also keeps it on disk (NUMBA_CACHE_DIR, by default
 $XDG_CACHE_HOME/broadcheck/numba or ~/.cache/broadcheck/numba), so a
 second run does not compile again.
 
 Limits (HELLO): dtypes bool, int8, uint8, int32, int64, float32, float64
-(Numba has no float16 arrays); rank 8: not a Numba limit (its arrays go
+(Numba types a float16 array but cannot compile arithmetic on it); rank 8: not a Numba limit (its arrays go
 to rank 32 with NumPy's) but the worker's, for compile time: every new
 signature compiles, np.broadcast_shapes about 6 s for each pair of ranks,
 a ufunc's loop nest 0.5 s at rank 8, 3.3 s at rank 16, 24 s at rank 32 on
-this machine; operands: the protocol's 72 (pairwise folds).  Sum-to-shape is not declared: Numba's np.sum takes one axis.
+this machine; operands: the protocol's 72 (pairwise folds).  Sum-to-shape
+is not declared: Numba's np.sum takes one axis.
 """
 import os
 import sys
