@@ -26,6 +26,8 @@ static const named_sut named[] = {
     {"torch", "PyTorch", BC_PATH_PYTHON, "torch_worker.py", "/usr/bin/python3"},
     {"onnx", "ONNX shape inference", BC_PATH_PYTHON, "onnx_worker.py", "/usr/bin/python3"},
     {"dask", "Dask", BC_PATH_PYTHON, "dask_worker.py", "/usr/bin/python3"},
+    {"numba", "Numba (nopython mode)", BC_PATH_PYTHON, "numba_worker.py", "/usr/bin/python3"},
+    {"sparse", "pydata/sparse (COO)", BC_PATH_PYTHON, "sparse_worker.py", "/usr/bin/python3"},
     {"tfjs", "TensorFlow.js", BC_PATH_JS, "tfjs_worker.js", "node"},
     {"ort", "ONNX Runtime (onnxruntime-node)", BC_PATH_JS, "ort_worker.js", "node"},
     {"tfjs-wasm", "TensorFlow.js (wasm backend)", BC_PATH_JS, "tfjs_wasm_worker.js", "node"},

@@ -4,8 +4,8 @@
 #
 #   scripts/certify-libraries.sh [--time SECONDS] [--out DIR] [--build DIR] [--no-setup] [NAME...]
 #
-# NAME is any of: numpy pytorch onnx dask onnxruntime tfjs tfjs-wasm ort-web
-# stdlib mathjs onednn xnnpack xtensor eigen (default: all fourteen).  Each runs the shipped adapter with its
+# NAME is any of: numpy pytorch onnx dask numba sparse onnxruntime tfjs
+# tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen (default: all sixteen).  Each runs the shipped adapter with its
 # manifest (--sut NAME, docs/MANIFEST.md) and writes DIR/NAME.json and
 # DIR/NAME-certificate.md (default DIR: certifications-out); then
 # 'broadcheck summarize' makes DIR/summary.md and DIR/summary.html of them.
@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     *) names+=("$1"); shift ;;
   esac
 done
-[ ${#names[@]} -gt 0 ] || names=(numpy pytorch onnx dask onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)
+[ ${#names[@]} -gt 0 ] || names=(numpy pytorch onnx dask numba sparse onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)
 case "$seconds" in ''|*[!0-9]*|0) echo "certify-libraries: --time: expected whole seconds > 0, got '$seconds'" >&2; exit 2 ;; esac
 
 B="$build/broadcheck"
@@ -55,7 +55,7 @@ fi
 # a worker declares; a run restricted to them spends no time on refusals).
 sut_of() {
   case "$1" in
-    numpy|onnx|dask|tfjs|tfjs-wasm|ort-web|stdlib|mathjs|onednn|xnnpack|xtensor|eigen) echo "$1" ;;
+    numpy|onnx|dask|numba|sparse|tfjs|tfjs-wasm|ort-web|stdlib|mathjs|onednn|xnnpack|xtensor|eigen) echo "$1" ;;
     pytorch) echo "torch" ;;
     onnxruntime) echo "ort" ;;
     *) return 1 ;;
@@ -66,6 +66,7 @@ rules_of() {
     numpy|pytorch) echo "none,numpy,onnx-uni,broadcast-to,bidirectional" ;;
     onnx) echo "numpy,onnx-uni,bidirectional" ;;
     dask) echo "numpy" ;;
+    numba|sparse) echo "none,numpy,broadcast-to" ;;
     onnxruntime|ort-web) echo "none,numpy,onnx-uni,bidirectional" ;;
     tfjs|tfjs-wasm) echo "none,numpy,broadcast-to" ;;
     stdlib) echo "numpy,broadcast-to" ;;
@@ -78,7 +79,7 @@ rules_of() {
 }
 
 for n in "${names[@]}"; do
-  sut_of "$n" >/dev/null || { echo "certify-libraries: unknown library '$n' (numpy pytorch onnx dask onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)" >&2; exit 2; }
+  sut_of "$n" >/dev/null || { echo "certify-libraries: unknown library '$n' (numpy pytorch onnx dask numba sparse onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)" >&2; exit 2; }
 done
 
 mkdir -p "$out"
@@ -87,6 +88,9 @@ for n in "${names[@]}"; do
   sut=$(sut_of "$n")
   args=(run --sut "$sut" --rule "$(rules_of "$n")" --jobs 2 --time "$seconds"
         --max-shrink-calls 20000 --json "$out/$n.json" --certificate "$out/$n-certificate.md")
+  # Numba compiles a function per new signature, seconds each (numba.md);
+  # importing sparse imports Numba
+  case $n in numba|sparse) args+=(--timeout-ms 60000) ;; esac
   echo "certify-libraries: $n: $B ${args[*]}"
   start=$(date +%s)
   # the summary to the log; stderr (the status line every 30 s, errors) to

@@ -1,6 +1,6 @@
 # The Python adapters (sut_adapters/python/, issue 6): NumPy, PyTorch, ONNX,
-# Dask.  Each gets, through tests/adapters/expect.sh (skipped with 77 where the
-# library is missing, never passed):
+# Dask, Numba, pydata/sparse.  Each gets, through tests/adapters/expect.sh
+# (skipped with 77 where the library is missing, never passed):
 #   adapters.LIB.certify         a short certification of every rule it declares
 #                                with its manifest (LIB.manifest.json,
 #                                docs/MANIFEST.md) under --strict: it must
@@ -58,6 +58,22 @@ bc_adapter_test(adapters.dask.certify dask 0 "verdict: CONFORMS"
 set_tests_properties(adapters.dask.certify PROPERTIES PROCESSORS 2)
 bc_adapter_test(adapters.dask.not-available sys 2 "dask not available"
   run --sut "exec:${BC_PYTHON3} -S ${BC_ADAPTERS_DIR}/dask_worker.py" --cases 1)
+# Numba (docs/certifications/numba.md): nopython np.broadcast_shapes,
+# np.broadcast_to, ufuncs, np.where; every new signature compiles (seconds
+# each, kept on disk in NUMBA_CACHE_DIR), so a first run is slow.
+bc_adapter_test(adapters.numba.certify numba 0 "verdict: CONFORMS"
+  run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/numba_worker.py" --rule none,numpy,broadcast-to
+      --cases 300 --jobs 2 --manifest ${BC_ADAPTERS_DIR}/numba.manifest.json --strict)
+set_tests_properties(adapters.numba.certify PROPERTIES PROCESSORS 2 TIMEOUT 3600)
+bc_adapter_test(adapters.numba.not-available sys 2 "numba not available"
+  run --sut "exec:${BC_PYTHON3} -S ${BC_ADAPTERS_DIR}/numba_worker.py" --cases 1)
+# pydata/sparse (docs/certifications/sparse.md): COO elemwise, where, broadcast_to.
+bc_adapter_test(adapters.sparse.certify sparse 0 "verdict: CONFORMS"
+  run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/sparse_worker.py" --rule none,numpy,broadcast-to
+      --cases 300 --jobs 2 --manifest ${BC_ADAPTERS_DIR}/sparse.manifest.json --strict)
+set_tests_properties(adapters.sparse.certify PROPERTIES PROCESSORS 2)
+bc_adapter_test(adapters.sparse.not-available sys 2 "sparse not available"
+  run --sut "exec:${BC_PYTHON3} -S ${BC_ADAPTERS_DIR}/sparse_worker.py" --cases 1)
 
 
 
