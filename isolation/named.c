@@ -26,6 +26,7 @@ static const named_sut named[] = {
     {"torch", "PyTorch", BC_PATH_PYTHON, "torch_worker.py", "/usr/bin/python3"},
     {"onnx", "ONNX shape inference", BC_PATH_PYTHON, "onnx_worker.py", "/usr/bin/python3"},
     {"dask", "Dask", BC_PATH_PYTHON, "dask_worker.py", "/usr/bin/python3"},
+    {"octave", "GNU Octave", BC_PATH_PYTHON, "octave_worker.py", "/usr/bin/python3"},
     {"tfjs", "TensorFlow.js", BC_PATH_JS, "tfjs_worker.js", "node"},
     {"ort", "ONNX Runtime (onnxruntime-node)", BC_PATH_JS, "ort_worker.js", "node"},
     {"onednn", "oneDNN", BC_PATH_ADAPTERS, "libbc_onednn_adapter.so", NULL},
