@@ -47,8 +47,10 @@ Declined questions (answered "unsupported"): float16 (Octave has no
 half-precision type); add and mul on bool (Octave's arithmetic on logical
 gives double: true + true is 2); a negative dim (no Octave array has one);
 zero operands; a dim above 2**53 (Octave takes sizes and reports them as
-double: size(zeros(0, 2^53+1)) is [0 2^53]); a shape whose arrays would exceed 2**20 elements (the worker
-needs the arrays to ask Octave; it has no shape-only broadcast function).
+double: size(zeros(0, 2^53+1)) is [0 2^53]); a shape question whose arrays
+and partial results would hold more than 2**20 elements in all (the worker
+needs the arrays to ask Octave, which has no shape-only broadcast function,
+and a question must take milliseconds, not seconds).
 
 Limits (HELLO): rank 64 (Octave's arrays take any number of dims), the
 protocol's 72 operands (a left fold).  The known divergences are declared in
@@ -109,7 +111,7 @@ end
 """
 
 FLINTMAX = 1 << 53  # the largest dim a double holds exactly (Octave's size() is double)
-BOUND = 1 << 20  # elements of one array the worker builds to ask a shape question
+BOUND = 1 << 20  # elements the worker builds in all to ask one shape question
 
 
 def start(argv):
@@ -237,9 +239,12 @@ def result_shape(params, shapes):
     for k in range(1, rank + 1):  # an upper bound of the result's elements
         dims = [s[-k] for s in shapes if len(s) >= k]
         bound *= 0 if 0 in dims else max(dims)
-    if bound > BOUND or any(w.numel(s) > BOUND for s in shapes):
-        raise w.Unsupported("the arrays would exceed %d elements: Octave has no shape-only "
-                            "broadcast to ask" % BOUND)
+    # The arrays built and the n - 1 results of the fold, in elements: kept
+    # small so that a question takes milliseconds, not seconds.
+    work = sum(w.numel(s) for s in shapes) + (len(shapes) - 1) * bound
+    if work > BOUND:
+        raise w.Unsupported("the arrays would hold more than %d elements in all: Octave has "
+                            "no shape-only broadcast to ask" % BOUND)
     names = ["zeros(%s, 'int8')" % octave_size(s) for s in shapes]
     cls, size, _ = octave_call("bc_vals = false; bc_r = %s;" % fold(w.ADD, names))
     return from_octave_size(size, rank)
