@@ -181,7 +181,9 @@ def octave_call(code):
     try:
         return OCTAVE.ask(code)
     except OctaveError as e:
-        if e.ident == "Octave:nonconformant-args":
+        # the operators' error has an identifier; bsxfun's has none
+        if e.ident == "Octave:nonconformant-args" or \
+                e.message.startswith("bsxfun: nonconformant dimensions"):
             raise w.Rejected(e.message, w.ERR_DIM_MISMATCH)
         if e.ident == "Octave:bad-alloc":  # dims whose product overflows octave_idx_type
             raise w.Rejected(e.message, w.ERR_OVERFLOW)
