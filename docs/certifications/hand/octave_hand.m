@@ -61,3 +61,8 @@ printf ('1 ./ min (0, -0) = %g, 1 ./ min (-0, 0) = %g\n', 1 ./ min (0, -0), 1 ./
 % & and | on NaN (class c): NaN cannot be converted to logical
 try_show ('[NaN 1] & [1 1]', @() [NaN 1] & [1 1]);
 try_show ('single (NaN) | false', @() single (NaN) | false);
+
+% Not a broadcheck layout: sparse matrices do not broadcast
+try_show ('sparse ([1 0; 0 1]) + sparse ([1 2])', @() sparse ([1 0; 0 1]) + sparse ([1 2]));
+try_show ('sparse ([1 0; 0 1]) + [1 2]', @() sparse ([1 0; 0 1]) + [1 2]);
+try_show ('size ((1:3) + [1; 2])', @() size ((1:3) + [1; 2]));
