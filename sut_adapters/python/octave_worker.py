@@ -234,16 +234,26 @@ def fold(op, names):
 
 # ---- shapes -------------------------------------------------------------------
 
+def fold_bound(shapes):
+    """An upper bound of the elements of the broadcast of `shapes`, if they
+    broadcast (used only to decline questions too large to ask)."""
+    bound = 1
+    for k in range(1, max(len(s) for s in shapes) + 1):
+        dims = [s[-k] for s in shapes if len(s) >= k]
+        bound *= 0 if 0 in dims else max(dims)
+    return bound
+
+
 def result_shape(params, shapes):
     check_question(params, shapes)
     rank = max(len(s) for s in shapes)
-    bound = 1
-    for k in range(1, rank + 1):  # an upper bound of the result's elements
-        dims = [s[-k] for s in shapes if len(s) >= k]
-        bound *= 0 if 0 in dims else max(dims)
     # The arrays built and the n - 1 results of the fold, in elements: kept
-    # small so that a question takes milliseconds, not seconds.
-    work = sum(w.numel(s) for s in shapes) + (len(shapes) - 1) * bound
+    # small so that a question takes milliseconds, not seconds.  Each step's
+    # result is bounded on its own: an empty last operand does not make the
+    # earlier steps small.
+    work = sum(w.numel(s) for s in shapes)
+    for n in range(2, len(shapes) + 1):
+        work += fold_bound(shapes[:n])
     if work > BOUND:
         raise w.Unsupported("the arrays would hold more than %d elements in all: Octave has "
                             "no shape-only broadcast to ask" % BOUND)
