@@ -28,6 +28,7 @@ static const named_sut named[] = {
     {"dask", "Dask", BC_PATH_PYTHON, "dask_worker.py", "/usr/bin/python3"},
     {"numba", "Numba (nopython mode)", BC_PATH_PYTHON, "numba_worker.py", "/usr/bin/python3"},
     {"sparse", "pydata/sparse (COO)", BC_PATH_PYTHON, "sparse_worker.py", "/usr/bin/python3"},
+    {"octave", "GNU Octave", BC_PATH_PYTHON, "octave_worker.py", "/usr/bin/python3"},
     {"tfjs", "TensorFlow.js", BC_PATH_JS, "tfjs_worker.js", "node"},
     {"ort", "ONNX Runtime (onnxruntime-node)", BC_PATH_JS, "ort_worker.js", "node"},
     {"tfjs-wasm", "TensorFlow.js (wasm backend)", BC_PATH_JS, "tfjs_wasm_worker.js", "node"},

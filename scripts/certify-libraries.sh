@@ -4,8 +4,8 @@
 #
 #   scripts/certify-libraries.sh [--time SECONDS] [--out DIR] [--build DIR] [--no-setup] [NAME...]
 #
-# NAME is any of: numpy pytorch onnx dask numba sparse onnxruntime tfjs
-# tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen (default: all sixteen).  Each runs the shipped adapter with its
+# NAME is any of: numpy pytorch onnx dask numba sparse octave onnxruntime
+# tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen (default: all seventeen).  Each runs the shipped adapter with its
 # manifest (--sut NAME, docs/MANIFEST.md) and writes DIR/NAME.json and
 # DIR/NAME-certificate.md (default DIR: certifications-out); then
 # 'broadcheck summarize' makes DIR/summary.md and DIR/summary.html of them.
@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     *) names+=("$1"); shift ;;
   esac
 done
-[ ${#names[@]} -gt 0 ] || names=(numpy pytorch onnx dask numba sparse onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)
+[ ${#names[@]} -gt 0 ] || names=(numpy pytorch onnx dask numba sparse octave onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)
 case "$seconds" in ''|*[!0-9]*|0) echo "certify-libraries: --time: expected whole seconds > 0, got '$seconds'" >&2; exit 2 ;; esac
 
 B="$build/broadcheck"
@@ -55,7 +55,7 @@ fi
 # a worker declares; a run restricted to them spends no time on refusals).
 sut_of() {
   case "$1" in
-    numpy|onnx|dask|numba|sparse|tfjs|tfjs-wasm|ort-web|stdlib|mathjs|onednn|xnnpack|xtensor|eigen) echo "$1" ;;
+    numpy|onnx|dask|numba|sparse|octave|tfjs|tfjs-wasm|ort-web|stdlib|mathjs|onednn|xnnpack|xtensor|eigen) echo "$1" ;;
     pytorch) echo "torch" ;;
     onnxruntime) echo "ort" ;;
     *) return 1 ;;
@@ -67,6 +67,7 @@ rules_of() {
     onnx) echo "numpy,onnx-uni,bidirectional" ;;
     dask) echo "numpy" ;;
     numba|sparse) echo "none,numpy,broadcast-to" ;;
+    octave) echo "none,numpy" ;;
     onnxruntime|ort-web) echo "none,numpy,onnx-uni,bidirectional" ;;
     tfjs|tfjs-wasm) echo "none,numpy,broadcast-to" ;;
     stdlib) echo "numpy,broadcast-to" ;;
@@ -79,7 +80,7 @@ rules_of() {
 }
 
 for n in "${names[@]}"; do
-  sut_of "$n" >/dev/null || { echo "certify-libraries: unknown library '$n' (numpy pytorch onnx dask numba sparse onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)" >&2; exit 2; }
+  sut_of "$n" >/dev/null || { echo "certify-libraries: unknown library '$n' (numpy pytorch onnx dask numba sparse octave onnxruntime tfjs tfjs-wasm ort-web stdlib mathjs onednn xnnpack xtensor eigen)" >&2; exit 2; }
 done
 
 mkdir -p "$out"

@@ -75,6 +75,25 @@ set_tests_properties(adapters.sparse.certify PROPERTIES PROCESSORS 2)
 bc_adapter_test(adapters.sparse.not-available sys 2 "sparse not available"
   run --sut "exec:${BC_PYTHON3} -S ${BC_ADAPTERS_DIR}/sparse_worker.py" --cases 1)
 
+# GNU Octave (docs/certifications/octave.md): rules none and numpy, through
+# one octave-cli per worker.  Octave is no Python module, so expect.sh cannot
+# skip by an import: without octave-cli at configure time the certify test is
+# not added (said here), and not-available points the worker at a missing
+# octave-cli, which must give "not available" and exit 2.
+find_program(BC_OCTAVE_CLI octave-cli)
+if(BC_OCTAVE_CLI)
+  bc_adapter_test(adapters.octave.certify - 0 "verdict: CONFORMS"
+    run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/octave_worker.py" --rule none,numpy
+        --cases 300 --jobs 2 --manifest ${BC_ADAPTERS_DIR}/octave.manifest.json --strict)
+  set_tests_properties(adapters.octave.certify PROPERTIES PROCESSORS 2)
+else()
+  message(STATUS "broadcheck: not adding adapters.octave.certify: octave-cli not found "
+                 "(scripts/setup-adapters-octave.sh installs it)")
+endif()
+bc_adapter_test(adapters.octave.not-available sys 2 "octave not available"
+  run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/octave_worker.py --octave /nonexistent/octave-cli"
+      --cases 1)
+
 
 
 

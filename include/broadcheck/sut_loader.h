@@ -9,7 +9,7 @@
  *   exec:COMMAND  a worker started as `sh -c COMMAND` that speaks the wire
  *                 protocol (wire/PROTOCOL.md) on its stdin/stdout;
  *   LIBRARY       a library adapter broadcheck ships (numpy, torch, onnx,
- *                 dask, numba, sparse, tfjs, ort, tfjs-wasm,
+ *                 dask, numba, sparse, octave, tfjs, ort, tfjs-wasm,
  *                 ort-web, stdlib, mathjs, onednn, xnnpack, xtensor, eigen): its
  *                 worker or adapter library where paths.h finds it, opened
  *                 under that name, its manifest beside it.
