@@ -136,8 +136,10 @@ static void broadcast_to_as_expand(const bc_sut *sut, const bc_params *p, int n,
 {
     (void)sut;
     bc_params q = *p;
-    if (p->rule == BC_RULE_BROADCAST_TO)
+    if (p->rule == BC_RULE_BROADCAST_TO) {
         q.rule = BC_RULE_BIDIRECTIONAL;
+        q.options &= ~BC_OPT_PROFILE; /* Expand has no profile: pytorch-expand's is broadcast-to's */
+    }
     bc_answer_from_reference(&q, n, s, a);
 }
 

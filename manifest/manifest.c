@@ -377,7 +377,7 @@ static int read_semantics(bc_manifest *m, json_t *sem, const char *path, char *w
                         "int_div, int_overflow or float16_sum)", path, key);
         if (r == -2)
             return fail(why, cap, "manifest '%s': semantics.%s: expected %s", path, key,
-                        strcmp(key, "int_div") == 0        ? "\"truncate\", \"floor\" or \"nearest-f32\""
+                        strcmp(key, "int_div") == 0        ? "\"truncate\", \"floor\", \"nearest-f32\" or \"nearest\""
                         : strcmp(key, "int_overflow") == 0 ? "\"wrap\" or \"saturate\""
                                                            : "\"each\" or \"wide\"");
     }

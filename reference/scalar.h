@@ -54,6 +54,21 @@
         float q = bc_round_half_even_f32((float)a / (float)b);                        \
         return q >= (float)(MAXV) ? (MAXV) : q <= (float)(MINV) ? (MINV) : (T)q;       \
     }                                                                                  \
+    static inline T N##_div_nearest(T a, T b)                                          \
+    {                                                                                  \
+        if (b == 0)                                                                    \
+            return 0;                                                                  \
+        if (a == (MINV) && b == (T)-1) /* the quotient MAXV + 1 saturates */           \
+            return bc_neg((T)-1) ? (MAXV) : (T)(a / b);                                \
+        T q = (T)(a / b), r = (T)(a % b);                                              \
+        /* |r| >= |b| - |r|: half or more of |b| left, away from 0 (unsigned: no  \
+         * overflow at INT64_MIN) */                                                    \
+        uint64_t ur = bc_neg(r) ? 0 - (uint64_t)r : (uint64_t)r;                       \
+        uint64_t ub = bc_neg(b) ? 0 - (uint64_t)b : (uint64_t)b;                       \
+        if (ur != 0 && ur >= ub - ur)                                                  \
+            q = (T)(bc_neg(a) != bc_neg(b) ? q - 1 : q + 1);                           \
+        return q;                                                                      \
+    }                                                                                  \
     static inline T N##_add_saturate(T a, T b)                                         \
     {                                                                                  \
         T r;                                                                           \
@@ -90,6 +105,7 @@ static inline float bc_round_half_even_f32(float x)
 #define BC_SCALAR_SAME_VARIANTS(N, T)                                                  \
     static inline T N##_div_floor(T a, T b) { return N##_div(a, b); }                  \
     static inline T N##_div_nearest_f32(T a, T b) { return N##_div(a, b); }            \
+    static inline T N##_div_nearest(T a, T b) { return N##_div(a, b); }                \
     static inline T N##_add_saturate(T a, T b) { return N##_add(a, b); }               \
     static inline T N##_sub_saturate(T a, T b) { return N##_sub(a, b); }               \
     static inline T N##_mul_saturate(T a, T b) { return N##_mul(a, b); }
@@ -180,6 +196,7 @@ BC_SCALAR_FLOAT(f16, _Float16)
     X(BC_OP_OR, N, T, or, uint8_t)                                                     \
     X(BC_OP_DIV_FLOOR, N, T, div_floor, T)                                             \
     X(BC_OP_DIV_NEAREST_F32, N, T, div_nearest_f32, T)                                 \
+    X(BC_OP_DIV_NEAREST, N, T, div_nearest, T)                                         \
     X(BC_OP_ADD_SATURATE, N, T, add_saturate, T)                                       \
     X(BC_OP_SUB_SATURATE, N, T, sub_saturate, T)                                       \
     X(BC_OP_MUL_SATURATE, N, T, mul_saturate, T)

@@ -26,6 +26,7 @@ static const char *const op_names[BC_OP_ENGINE_COUNT] = {
     [BC_OP_OR] = "or",
     /* the semantic variants: not names a vector line takes (bc_op_from_name) */
     [BC_OP_DIV_FLOOR] = "div(floor)",           [BC_OP_DIV_NEAREST_F32] = "div(nearest-f32)",
+    [BC_OP_DIV_NEAREST] = "div(nearest)",
     [BC_OP_ADD_SATURATE] = "add(saturate)",     [BC_OP_SUB_SATURATE] = "sub(saturate)",
     [BC_OP_MUL_SATURATE] = "mul(saturate)",
 };
@@ -35,7 +36,8 @@ static bc_op base_op(bc_op op)
 {
     switch ((int)op) {
     case BC_OP_DIV_FLOOR:
-    case BC_OP_DIV_NEAREST_F32: return BC_OP_DIV;
+    case BC_OP_DIV_NEAREST_F32:
+    case BC_OP_DIV_NEAREST: return BC_OP_DIV;
     case BC_OP_ADD_SATURATE: return BC_OP_ADD;
     case BC_OP_SUB_SATURATE: return BC_OP_SUB;
     case BC_OP_MUL_SATURATE: return BC_OP_MUL;
@@ -43,7 +45,8 @@ static bc_op base_op(bc_op op)
     }
 }
 
-static const char *const int_div_names[BC_INT_DIV_COUNT] = {"truncate", "floor", "nearest-f32"};
+static const char *const int_div_names[BC_INT_DIV_COUNT] = {"truncate", "floor", "nearest-f32",
+                                                             "nearest"};
 static const char *const int_overflow_names[BC_INT_OVERFLOW_COUNT] = {"wrap", "saturate"};
 static const char *const float16_sum_names[BC_FLOAT16_SUM_COUNT] = {"each", "wide"};
 
@@ -111,6 +114,7 @@ bc_op bc_op_under(bc_op op, bc_dtype t, const bc_semantics *s)
     if (op == BC_OP_DIV)
         return s->int_div == BC_INT_DIV_FLOOR         ? BC_OP_DIV_FLOOR
              : s->int_div == BC_INT_DIV_NEAREST_F32 ? BC_OP_DIV_NEAREST_F32
+             : s->int_div == BC_INT_DIV_NEAREST     ? BC_OP_DIV_NEAREST
                                                       : op;
     if (s->int_overflow != BC_INT_OVERFLOW_SATURATE)
         return op;

@@ -19,13 +19,15 @@ run=(run --sut reference --rule numpy --property value-differential --value-case
 declare -A detail=(
   [int_div_floor]='op=div'
   [int_div_nearest]='op=div'
+  [int_div_round]='op=div'
   [int_overflow]='op=(add|sub|mul)'
   [float16_sum]='op=sum-to-shape dtype=float16')
 manifest "$tmp/int_div_floor.json" '{"int_div": "floor"}'
 manifest "$tmp/int_div_nearest.json" '{"int_div": "nearest-f32"}'
+manifest "$tmp/int_div_round.json" '{"int_div": "nearest"}'
 manifest "$tmp/int_overflow.json" '{"int_overflow": "saturate"}'
 manifest "$tmp/float16_sum.json" '{"float16_sum": "wide"}'
-for variant in int_div_floor int_div_nearest int_overflow; do
+for variant in int_div_floor int_div_nearest int_div_round int_overflow; do
   expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
   grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "$variant: the failure is not a ${detail[$variant]} case"
   grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
@@ -42,6 +44,7 @@ for variant in int_div_floor int_div_nearest int_overflow; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 want = {"int_div_floor": "int_div=floor", "int_div_nearest": "int_div=nearest-f32",
+        "int_div_round": "int_div=nearest",
         "int_overflow": "int_overflow=saturate", "float16_sum": "float16_sum=wide"}[sys.argv[2]]
 assert d["sut"]["semantics"] == want, d["sut"]
 assert d["conforms"] is False, d["verdict"]
@@ -70,7 +73,7 @@ grep -q 'value semantics' "$tmp/out" && fail "the reference's own semantics were
 manifest "$tmp/bad-key.json" '{"int_division": "floor"}'
 expect 2 "semantics: unknown choice 'int_division'" -- "${run[@]}" --manifest "$tmp/bad-key.json"
 manifest "$tmp/bad-value.json" '{"int_div": "round"}'
-expect 2 'semantics.int_div: expected "truncate", "floor" or "nearest-f32"' -- "${run[@]}" --manifest "$tmp/bad-value.json"
+expect 2 'semantics.int_div: expected "truncate", "floor", "nearest-f32" or "nearest"' -- "${run[@]}" --manifest "$tmp/bad-value.json"
 manifest "$tmp/bad-type.json" '["floor"]'
 expect 2 'semantics: must be an object' -- "${run[@]}" --manifest "$tmp/bad-type.json"
 expect 2 "replay: --manifest: .*semantics.int_div" -- replay --sut reference --manifest "$tmp/bad-value.json" --property value-differential 'numpy op=div dtype=int32 [2] [2]'

@@ -303,6 +303,21 @@ static void test_semantic_variants(void **state)
     expect_binary(BC_OP_DIV_NEAREST_F32, none, BC_INT32, "[3]", n32a, "[3]", n32b, "[3]",
                   (int32_t[]){16777216, INT32_MAX, -2});
 
+    assert_int_equal(bc_semantics_set(&sem, "int_div", "nearest"), 0);
+    assert_int_equal(bc_op_under(BC_OP_DIV, BC_INT8, &sem), BC_OP_DIV_NEAREST);
+    /* half away from 0: 7/2 -> 4, 5/2 -> 3, -5/2 -> -3, -7/2 -> -4, 5/3 -> 2,
+     * 4/3 -> 1, -128/-1 = 128 saturates to 127, x/0 = 0 */
+    const int8_t r8a[] = {7, 5, -5, -7, 5, 4, -128, 3}, r8b[] = {2, 2, 2, 2, 3, 3, -1, 0};
+    expect_binary(BC_OP_DIV_NEAREST, none, BC_INT8, "[8]", r8a, "[8]", r8b, "[8]",
+                  (int8_t[]){4, 3, -3, -4, 2, 1, 127, 0});
+    const uint8_t r_ua[] = {255, 7, 1}, r_ub[] = {2, 2, 3};
+    expect_binary(BC_OP_DIV_NEAREST, none, BC_UINT8, "[3]", r_ua, "[3]", r_ub, "[3]",
+                  (uint8_t[]){128, 4, 0});
+    /* exact in 64 bits: INT64_MIN / 3 = -3074457345618258602.67 -> ...603 */
+    const int64_t r64a[] = {INT64_MIN, INT64_MIN, INT64_MAX}, r64b[] = {3, -1, 2};
+    expect_binary(BC_OP_DIV_NEAREST, none, BC_INT64, "[3]", r64a, "[3]", r64b, "[3]",
+                  (int64_t[]){-3074457345618258603, INT64_MAX, 4611686018427387904});
+
     assert_int_equal(bc_semantics_set(&sem, "int_overflow", "saturate"), 0);
     assert_int_equal(bc_op_under(BC_OP_ADD, BC_UINT8, &sem), BC_OP_ADD_SATURATE);
     assert_int_equal(bc_op_under(BC_OP_SUB, BC_INT8, &sem), BC_OP_SUB_SATURATE);
@@ -331,7 +346,7 @@ static void test_semantic_variants(void **state)
 
     char text[96];
     bc_semantics_format(&sem, text, sizeof text);
-    assert_string_equal(text, "int_div=nearest-f32,int_overflow=saturate");
+    assert_string_equal(text, "int_div=nearest,int_overflow=saturate");
     assert_int_equal(bc_semantics_set(&sem, "int_div", "round"), -2);
     assert_int_equal(bc_semantics_set(&sem, "intdiv", "floor"), -1);
     bc_semantics none_chosen = {0};

@@ -110,6 +110,7 @@ typedef enum bc_op {
      * SUT, no name a vector line takes. */
     BC_OP_DIV_FLOOR = BC_OP_COUNT,
     BC_OP_DIV_NEAREST_F32,
+    BC_OP_DIV_NEAREST,
     BC_OP_ADD_SATURATE,
     BC_OP_SUB_SATURATE,
     BC_OP_MUL_SATURATE,
@@ -126,6 +127,8 @@ typedef enum bc_int_div {
     BC_INT_DIV_FLOOR,       /* toward -inf (NumPy's //, TF.js div on int32) */
     BC_INT_DIV_NEAREST_F32, /* a / b in float32, rounded half to even, saturated
                                (oneDNN: integer binary ops compute in f32) */
+    BC_INT_DIV_NEAREST,     /* the exact quotient rounded half away from 0, saturated
+                               (GNU Octave's integer division) */
     BC_INT_DIV_COUNT
 } bc_int_div;
 typedef enum bc_int_overflow {
@@ -147,7 +150,7 @@ typedef struct bc_semantics {
 } bc_semantics;
 
 /* Sets the choice named key ("int_div", "int_overflow", "float16_sum") to
- * value ("truncate", "floor", "nearest-f32"; "wrap", "saturate"; "each",
+ * value ("truncate", "floor", "nearest-f32", "nearest"; "wrap", "saturate"; "each",
  * "wide"): 0, or -1 for an unknown key, -2 for a value the key does not take. */
 int bc_semantics_set(bc_semantics *s, const char *key, const char *value);
 /* "int_div=floor,float16_sum=wide": the choices other than the reference's
