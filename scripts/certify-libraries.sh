@@ -91,7 +91,12 @@ for n in "${names[@]}"; do
         --max-shrink-calls 20000 --json "$out/$n.json" --certificate "$out/$n-certificate.md")
   # Numba compiles a function per new signature, seconds each (numba.md);
   # importing sparse imports Numba
-  case $n in numba|sparse) args+=(--timeout-ms 60000) ;; esac
+  # importing sparse imports Numba.  The wasm builds, math.js and Octave take
+  # seconds to start on a loaded machine (a worker restarts after a crash).
+  case $n in
+    numba|sparse) args+=(--timeout-ms 60000) ;;
+    tfjs-wasm|ort-web|mathjs|stdlib|octave) args+=(--timeout-ms 20000) ;;
+  esac
   echo "certify-libraries: $n: $B ${args[*]}"
   start=$(date +%s)
   # the summary to the log; stderr (the status line every 30 s, errors) to
