@@ -375,9 +375,10 @@ static int read_semantics(bc_manifest *m, json_t *sem, const char *path, char *w
         if (r == -1)
             return fail(why, cap, "manifest '%s': semantics: unknown choice '%s' (expected "
                         "int_div, int_overflow or float16_sum)", path, key);
+        static const char int_div[] = "\"truncate\", \"floor\", \"nearest-f32\" or \"nearest\"";
         if (r == -2)
             return fail(why, cap, "manifest '%s': semantics.%s: expected %s", path, key,
-                        strcmp(key, "int_div") == 0        ? "\"truncate\", \"floor\", \"nearest-f32\" or \"nearest\""
+                        strcmp(key, "int_div") == 0        ? int_div
                         : strcmp(key, "int_overflow") == 0 ? "\"wrap\" or \"saturate\""
                                                            : "\"each\" or \"wide\"");
     }

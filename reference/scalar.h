@@ -21,10 +21,11 @@
  * unsigned type so that no signed overflow happens; the conversion back
  * is GCC/Clang's documented modulo conversion.  div truncates toward 0,
  * x / 0 is 0 and MIN / -1 is MIN (the wrapped quotient). */
-/* The variants of docs/ENGINE.md "Value semantics" (bc_op_under).  Floor
- * and nearest-f32 division keep the reference's x / 0 = 0 and MIN / -1 = MIN
- * (no generated case divides by 0).  Saturating arithmetic clamps the exact
- * result to [MINV, MAXV], found with the overflow builtins of GCC and Clang. */
+/* The variants of docs/ENGINE.md "Value semantics" (bc_op_under).  Every
+ * division keeps the reference's x / 0 = 0 (no generated case divides by
+ * 0); floor keeps MIN / -1 = MIN, the rounding ones saturate it to MAX.
+ * Saturating arithmetic clamps the exact result to [MINV, MAXV], found with
+ * the overflow builtins of GCC and Clang. */
 #define BC_SCALAR_INT(N, T, U, MINV, MAXV)                                             \
     static inline T N##_add(T a, T b) { return (T)((U)a + (U)b); }                     \
     static inline T N##_sub(T a, T b) { return (T)((U)a - (U)b); }                     \
