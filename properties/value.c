@@ -677,10 +677,12 @@ void bc_value_scale(const bc_tensor *x, int64_t factor, int saturate, const bc_t
     int_range(x->dtype, &lo, &hi);
     for (int64_t i = 0; i < numel; i++) {
         const void *p = element(x, i);
-        int64_t v = get_int(x->dtype, p), r;
-        if (is_float(x->dtype))
+        if (is_float(x->dtype)) {
             put_float(out->dtype, element(out, i), get_float(x->dtype, p) * (double)factor);
-        else if (saturate)
+            continue;
+        }
+        int64_t v = get_int(x->dtype, p), r; /* an integer element: read as its dtype */
+        if (saturate)
             put_int(out->dtype, element(out, i),
                     __builtin_mul_overflow(v, factor, &r) ? (v < 0 ? lo : hi)
                     : r < lo ? lo : r > hi ? hi : r);
