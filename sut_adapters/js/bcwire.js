@@ -258,6 +258,22 @@ function translateError(e, table) {
   return e;
 }
 
+// A worker's question function with its exceptions passed through
+// translateError, whether it returns an answer or a promise of one.
+function guarded(fn, table) {
+  return (q) => {
+    let r;
+    try {
+      r = fn(q);
+    } catch (e) {
+      throw translateError(e, table);
+    }
+    return r && typeof r.then === 'function'
+      ? r.catch((e) => { throw translateError(e, table); })
+      : r;
+  };
+}
+
 /* ---- the address space --------------------------------------------------- */
 
 /*
@@ -422,6 +438,6 @@ function serve(name, load) {
 }
 
 module.exports = {
-  serve, ok, bits, Rejected, Unsupported, translateError, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
+  serve, ok, bits, Rejected, Unsupported, translateError, guarded, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
   DTYPE_SIZE,
 };

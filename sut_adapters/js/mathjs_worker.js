@@ -164,13 +164,7 @@ async function load() {
     return result(y, q.outDtype);
   }
 
-  const guard = (fn) => (q) => {
-    try {
-      return fn(q);
-    } catch (e) {
-      throw wire.translateError(e, ERRORS);
-    }
-  };
+  const guard = (fn) => wire.guarded(fn, ERRORS);
 
   return {
     hello: {

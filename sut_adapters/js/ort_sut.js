@@ -190,13 +190,7 @@ async function ortAnswers(ort, about) {
     return ok(y.dims.slice(), TYPED[q.outDtype].from(y.data));
   }
 
-  const guard = (fn) => async (q) => {
-    try {
-      return await fn(q);
-    } catch (e) {
-      throw wire.translateError(e, errors);
-    }
-  };
+  const guard = (fn) => wire.guarded(fn, errors);
 
   return {
     hello: {

@@ -188,13 +188,7 @@ async function load() {
     return ok(xs[0].shape, typed);
   }
 
-  const guard = (fn) => (q) => {
-    try {
-      return fn(q);
-    } catch (e) {
-      throw wire.translateError(e, ERRORS);
-    }
-  };
+  const guard = (fn) => wire.guarded(fn, ERRORS);
 
   return {
     hello: {

@@ -142,13 +142,7 @@ function tfjsAnswers(tf, about) {
     });
   }
 
-  const guard = (fn) => (q) => {
-    try {
-      return fn(q);
-    } catch (e) {
-      throw wire.translateError(e, ERRORS);
-    }
-  };
+  const guard = (fn) => wire.guarded(fn, ERRORS);
 
   return {
     hello: {
