@@ -423,6 +423,15 @@ def require_equal_shapes(shapes, library):
                           "that refuses them" % library)
 
 
+def array_answer(library, a, dtype, out_dtype):
+    """A value answer from a NumPy array a, which must have the question's
+    dtype (dtype, the NumPy dtype of out_dtype): (shape, row-major bytes)."""
+    if a.dtype != dtype:
+        raise RuntimeError("%s computed %s, the question is for %s"
+                           % (library, a.dtype, DTYPE_NAMES[out_dtype]))
+    return list(a.shape), a.tobytes(order="C")
+
+
 def numel(shape):
     n = 1
     for d in shape:

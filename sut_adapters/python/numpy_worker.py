@@ -173,11 +173,7 @@ def evaluate(req):
         r = numpy_call(np.broadcast_to, arrays[0], target)
     else:
         r = sum_to_shape(req, arrays[0])
-    r = np.asarray(r)
-    if r.dtype != NP_DTYPES[req.out_dtype]:
-        raise RuntimeError("NumPy computed %s, the question is for %s"
-                           % (r.dtype, w.DTYPE_NAMES[req.out_dtype]))
-    return list(r.shape), np.ascontiguousarray(r).tobytes()
+    return w.array_answer("NumPy", np.asarray(r), NP_DTYPES[req.out_dtype], req.out_dtype)
 
 
 CAPS = w.Capabilities(

@@ -168,11 +168,8 @@ def evaluate(req):
         raise w.Unsupported("sum-to-shape is not declared")
     if not isinstance(r, sparse.SparseArray):
         raise RuntimeError("sparse answered a %s, not a sparse array" % type(r).__name__)
-    d = np.asarray(r.todense())
-    if d.dtype != NP_DTYPES[req.out_dtype]:
-        raise RuntimeError("sparse computed %s, the question is for %s"
-                           % (d.dtype, w.DTYPE_NAMES[req.out_dtype]))
-    return list(d.shape), np.ascontiguousarray(d).tobytes()
+    return w.array_answer("sparse", np.asarray(r.todense()), NP_DTYPES[req.out_dtype],
+                          req.out_dtype)
 
 
 CAPS = w.Capabilities(
