@@ -100,7 +100,10 @@ def asked(fn, params, shapes):
     """fn(): PyTorch's answer to a question about `shapes`, its known
     divergences (docs/certifications/pytorch.md, torch.manifest.json)
     included."""
-    negative = any(d < 0 for s in shapes for d in s)
+    # a -1 target dim of profile pytorch-expand is "keep", not a negative dim
+    keep = expand_profile(params)
+    negative = any(d < 0 and not (keep and i == 1 and d == -1)
+                   for i, s in enumerate(shapes) for d in s)
     try:
         r = fn()
     except (w.Rejected, RuntimeError) as e:
@@ -125,15 +128,19 @@ def broadcast_to(x, target):
     return x.expand(target) if EXPAND else torch.broadcast_to(x, target)
 
 
+def expand_profile(params):
+    """A broadcast-to question under profile pytorch-expand (RULES.md 6.1)."""
+    return (params.rule == w.RULE_BROADCAST_TO and params.options == w.OPT_PROFILE
+            and params.profile == w.PROFILE_PYTORCH_EXPAND)
+
+
 def check_params(params, shapes):
     """PyTorch takes no axis or axes; its broadcast_to and expand follow
     profile pytorch-expand (RULES.md section 6.1), so the default broadcast-to
     cannot be asked of a -1 target dim: PyTorch would read it as 'keep'."""
-    expand_profile = (params.rule == w.RULE_BROADCAST_TO and params.options == w.OPT_PROFILE
-                      and params.profile == w.PROFILE_PYTORCH_EXPAND)
-    if params.has_options() and not expand_profile:
+    if params.has_options() and not expand_profile(params):
         raise w.Unsupported("PyTorch's broadcasting takes no axis, axes or other profile")
-    if params.rule == w.RULE_BROADCAST_TO and not expand_profile and len(shapes) == 2 \
+    if params.rule == w.RULE_BROADCAST_TO and not expand_profile(params) and len(shapes) == 2 \
             and -1 in shapes[1]:
         raise w.Unsupported("PyTorch reads a -1 target dim as 'keep' (profile pytorch-expand)")
 
