@@ -437,6 +437,13 @@ static bc_check prepend_ones(bc_check_ctx *ctx, const bc_vector *c, char *detail
         count = BC_MAX_RANK - max_rank;
     if (count == 0)
         return nothing_to_compare(ctx, c, detail, cap); /* already at the rank limit */
+    /* Under profile pytorch-expand a -1 target dim ahead of the input is an
+     * error the padding takes away (it then keeps a padded 1): RULES.md §6.1 */
+    if ((c->params.options & BC_OPT_PROFILE) && c->params.profile == BC_PROFILE_PYTORCH_EXPAND &&
+        c->nshapes == 2)
+        for (int k = 0; k < c->shapes[1].rank - c->shapes[0].rank; k++)
+            if (c->shapes[1].dims[k] == -1)
+                return nothing_to_compare(ctx, c, detail, cap);
     bc_shape more[BC_VECTOR_MAX_SHAPES];
     for (int i = 0; i < c->nshapes; i++) {
         more[i] = c->shapes[i];
@@ -461,7 +468,16 @@ static bc_check uni_implies_numpy(bc_check_ctx *ctx, const bc_vector *c, char *d
     if (uni.status == BC_SUT_INTERNAL_ERROR)
         return compare(&uni, bc_rule_name(c->params.rule), &uni, "itself", detail, cap);
     bc_params numpy = bc_params_for(BC_RULE_NUMPY);
-    ask(ctx, &numpy, 2, c->shapes, &np);
+    /* Under profile pytorch-expand a -1 target dim keeps the input's dim it
+     * lines up with (RULES.md §6.1): numpy is asked of that dim instead. */
+    bc_shape shapes[2] = {c->shapes[0], c->shapes[1]};
+    if ((c->params.options & BC_OPT_PROFILE) && c->params.profile == BC_PROFILE_PYTORCH_EXPAND)
+        for (int k = 0; k < shapes[1].rank; k++) {
+            int i = k - (shapes[1].rank - shapes[0].rank);
+            if (shapes[1].dims[k] == -1 && i >= 0)
+                shapes[1].dims[k] = shapes[0].dims[i];
+        }
+    ask(ctx, &numpy, 2, shapes, &np);
     /* A rejection implies nothing, but numpy is still asked: a SUT that
      * does not declare numpy cannot pass this property, only skip it. */
     if (uni.status != BC_SUT_OK && np.status != BC_SUT_UNSUPPORTED)

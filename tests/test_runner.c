@@ -539,6 +539,15 @@ static void test_follow_up_questions_asked(void **state)
                      BC_CHECK_PASS);
     assert_int_equal(check_line(&no_numpy.base, "uni-implies-numpy", uni, detail, sizeof detail),
                      BC_CHECK_UNSUPPORTED);
+    /* Under pytorch-expand a -1 target dim keeps the input's: numpy is asked
+     * of that dim, not of -1 (the reference failed its own property). */
+    const char *keep = "broadcast-to profile=pytorch-expand [0,3] [2,-1,-1] -> [2,0,3]";
+    assert_int_equal(check_line(ref, "uni-implies-numpy", keep, detail, sizeof detail),
+                     BC_CHECK_PASS);
+    /* and a -1 ahead of the input is an error that leading 1s take away */
+    const char *ahead = "broadcast-to profile=pytorch-expand [3] [-1,3] -> error:negative-dim";
+    assert_int_equal(check_line(ref, "prepend-ones", ahead, detail, sizeof detail),
+                     BC_CHECK_PASS);
 
     /* The same for broadcast-then-elementwise without broadcast-to. */
     const char *rejected = "numpy op=add dtype=int32 [2] [3] -> error:dim-mismatch";
