@@ -224,6 +224,11 @@ typedef struct bc_check_ctx {
      * each candidate, which then ends early. */
     void (*answered)(void *hook, const bc_sut_answer *a);
     bc_shrink_stop (*stop)(void *hook);
+    /* Asked by a shrink of every failing candidate that fails as the case
+     * it started from did (one of v or pv is given): 0 keeps it from
+     * stepping there, as if it passed.  The run keeps shrinks off the
+     * failures a known divergence's reach explains. */
+    int (*takes)(void *hook, bc_vector *v, bc_pvector *pv, const char *detail);
     void *hook;
     bc_shrink_stop stopped; /* why a question was not asked or a shrink ended early */
 } bc_check_ctx;
@@ -278,12 +283,19 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out);
  * -1; a value case's layout and values to 0, its dtype to int32, its op to
  * add) still fails.  Stops early after max_calls SUT calls, or when
  * ctx->stop says so (ctx->stopped says why).  detail holds what c's
- * failure showed on entry; on return, the failure detail of the final
+ * failure showed on entry (each step keeps that kind of failure, see
+ * bc_same_failure; "": any failure); on return, the failure detail of the final
  * case (checked again, unless stopped early: then the last one seen), or
  * "" if it passed when checked again (a flaky SUT).  Returns the
  * simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap);
+/* 1 if two failure details show the same kind of failure: the same text
+ * once every shape, number and name in it is left out.  A shrink steps only
+ * onto candidates that fail as its case did on entry, so that it cannot
+ * slide from one bug to another (Hypothesis shrinks each distinct failure
+ * apart for the same reason), least of all onto a known divergence's case. */
+int bc_same_failure(const char *a, const char *b);
 /* The idx-th simplification of c, written into out: 1 if there is one (out
  * differs from c), 0 if this one does not apply, -1 past the end of the
  * list.  Exposed so a test can prove a shrunk case 1-minimal. */

@@ -2,9 +2,15 @@
  * Known divergences: what a SUT's maintainer declared (docs/MANIFEST.md),
  * checked on every run.  Each entry's case is replayed in process after the
  * run: one that fails is XFAIL, as declared; one that passes (or that the SUT
- * now declines) is XPASS, a stale entry.  A failure of the run is "known"
- * when its minimal case is an entry's case, or lies within the entry's
- * declared reach; every other failure is a divergence.
+ * now declines) is XPASS, a stale entry.  A failing case is "known" when
+ * it lies within an entry's declared reach (counted as it is checked, or a
+ * corpus line), or when the shrink of a failure ends on an entry's case;
+ * every other failure is a divergence.
+ *
+ * A shrink must not slide from one bug onto another's known case, or the new
+ * bug hides behind the old (a wrong verdict): a shrink keeps the kind of
+ * failure it started from (shrink.c), and the run keeps it off the cases a
+ * reach explains (run.c).
  */
 #include <regex.h>
 #include <stdio.h>
@@ -180,7 +186,10 @@ int bc_known_match(bc_run_result *res)
         fl->known = -1;
         if (!fl->minimal || bc_case_key(fl->minimal, key, KEY, why, sizeof why) != 0)
             continue;
-        case_facts facts = facts_of(fl->minimal);
+        /* A reach takes the case as found (a corpus line; a generated case
+         * within a reach was counted as checked), never the minimal one: a
+         * shrink may leave the failure it started from. */
+        case_facts facts = fl->original ? facts_of(fl->original) : (case_facts){0};
         /* an exact case first, then a reach */
         for (int pass = 0; pass < 2 && fl->known < 0; pass++)
             for (int i = 0; i < res->nknown && fl->known < 0; i++) {
@@ -189,7 +198,7 @@ int bc_known_match(bc_run_result *res)
                                     bc_case_key(k->vector, entry_key, KEY, why, sizeof why) == 0 &&
                                     strcmp(key, entry_key) == 0
                               : reaches_property(k, props[fl->property].name) &&
-                                    within_reach(k, &facts, fl->detail)) {
+                                    within_reach(k, &facts, fl->first_detail)) {
                     fl->known = i;
                     k->explained++;
                 }

@@ -604,7 +604,14 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
     describe_answer(&a, &c->syms, got, sizeof got);
     bc_check result = BC_CHECK_PASS;
     if (!witness(c, x, -1, 0)) {
-        snprintf(detail, cap, "SUT accepts (%s), but no concretization is accepted", got);
+        /* why none is: what a known divergence's reach can tell bugs apart by */
+        bc_pshape none;
+        bc_error err = {0};
+        if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &none, &err) != BC_OK)
+            snprintf(detail, cap, "SUT accepts (%s), but no concretization is accepted: %s", got,
+                     err.message);
+        else
+            snprintf(detail, cap, "SUT accepts (%s), but no concretization is accepted", got);
         result = BC_CHECK_FAIL;
     }
     /* x is now the accepted concretization each bound is tried from */
@@ -960,6 +967,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
     if (!cand)
         return 0;
     char cand_detail[1024];
+    char *kind = strdup(detail); /* the failure this shrink keeps (bc_same_failure) */
     int steps = 0;
     int64_t start_calls = ctx->sut_calls;
     long idx = 0;
@@ -978,7 +986,8 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
             break;
-        if (verdict == BC_CHECK_FAIL) {
+        if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
+            (!ctx->takes || ctx->takes(ctx->hook, NULL, cand, cand_detail))) {
             memcpy(c, cand, sizeof *c);
             snprintf(detail, cap, "%s", cand_detail);
             steps++;
@@ -986,6 +995,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
         }
     }
     free(cand);
+    free(kind);
     if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
         return steps; /* no time or SUT left for a last check: the last detail seen */
     /* The detail of the case we ended with, checked again (unless the run

@@ -46,7 +46,7 @@ typedef struct chunk_result {
     int64_t known_failed;  /* failing cases within a known divergence's reach (not in failed) */
     int64_t *reach_hits;   /* per known divergence (NULL: none yet) */
     int64_t first_failure; /* its lowest failing case id, or -1 */
-    char first_detail[512];
+    char first_detail[1024]; /* as a check writes it: a shrink keeps its kind */
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
 } chunk_result;
@@ -70,7 +70,7 @@ typedef struct cell_run {
     /* folded, in chunk order */
     int64_t folded;
     int64_t passed, failed, unsupported, first_failure, known_failed;
-    char first_detail[512];
+    char first_detail[1024];
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
     /* its failure */
@@ -717,6 +717,19 @@ static bc_shrink_stop shrink_stop(void *hook)
     return BC_SHRINK_MINIMAL;
 }
 
+/* Keeps a shrink off the failures a known divergence's reach explains:
+ * counted as known when checked, they are not the failure being shrunk. */
+static int shrink_takes(void *hook, bc_vector *v, bc_pvector *pv, const char *detail)
+{
+    shrink_hook *h = hook;
+    if (h->run->res->nknown == 0)
+        return 1;
+    char *line = v ? vector_line(v) : pvector_line(pv);
+    int takes = line && bc_known_reach(h->run->res, h->cell->property, line, detail) < 0;
+    free(line);
+    return takes;
+}
+
 /* Fills f with the failure of case `index` of cr: original is the case as
  * generated, minimal the line of the case the shrink ended with (f takes it;
  * NULL: out of memory). */
@@ -747,7 +760,7 @@ static int make_failure(runner *run, cell_run *cr, bc_failure *f, int64_t index,
         /* It passed when checked again: keep what it did the first time. */
         char text[sizeof f->detail + 64];
         snprintf(text, sizeof text, "flaky: it passed when checked again; when first "
-                 "checked: %s", cr->first_detail);
+                 "checked: %.*s", (int)sizeof f->detail, cr->first_detail);
         f->flaky = 1;
         set_text(f->detail, sizeof f->detail, text);
     }
@@ -770,6 +783,7 @@ static void shrink_cell(worker *w, int cell)
                         .semantics = cfg->semantics,
                         .answered = shrink_answered,
                         .stop = shrink_stop,
+                        .takes = shrink_takes,
                         .hook = &hook};
     bc_shrink_stop stop = shrink_stop(&hook);
     int steps = 0;

@@ -5,6 +5,7 @@
  * simplification that still fails, the list starts again from the top, so
  * the big steps (dropping whole operands and axes) come first.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,6 +327,97 @@ int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out)
     return k;
 }
 
+/* Appends '#' to a signature, unless it ends in one already (with only
+ * spaces and commas after it): a list of shapes is one '#'. */
+static void put_hash(char *out, size_t *n)
+{
+    size_t k = *n;
+    while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == ','))
+        k--;
+    if (k > 0 && out[k - 1] == '#')
+        *n = k;
+    else
+        out[(*n)++] = '#';
+}
+
+static int is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+/* 1 if d[i..j) is a name a shrink may change: a dtype, or a word in
+ * capitals other than "SUT" (a symbol, operand A or B). */
+static int is_name(const char *d, size_t i, size_t j)
+{
+    char word[16];
+    if (j - i >= sizeof word)
+        return 0;
+    memcpy(word, d + i, j - i);
+    word[j - i] = '\0';
+    bc_dtype dtype;
+    if (bc_dtype_from_name(word, &dtype) == 0)
+        return 1;
+    for (size_t k = i; k < j; k++)
+        if (!((d[k] >= 'A' && d[k] <= 'Z') || is_digit(d[k]) || d[k] == '_'))
+            return 0;
+    return strcmp(word, "SUT") != 0;
+}
+
+/* The kind of failure a detail shows: its text with every shape (bracketed,
+ * however nested), number and name (is_name) made '#'. */
+static void failure_signature(const char *d, char *out, size_t cap)
+{
+    size_t n = 0, len = strlen(d);
+    for (size_t i = 0; i < len && n + 2 < cap;) {
+        size_t j = i;
+        if (d[i] == '[') {
+            for (int depth = 0; j < len; j++) {
+                depth += d[j] == '[' ? 1 : d[j] == ']' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            j = j < len ? j + 1 : len;
+        } else if (is_digit(d[i]) || ((d[i] == '-' || d[i] == '$') && is_digit(d[i + 1]))) {
+            for (j++; j < len && (is_digit(d[j]) || d[j] == '.'); j++)
+                continue;
+            if (j + 1 < len && (d[j] == 'e' || d[j] == 'E') &&
+                (is_digit(d[j + 1]) || d[j + 1] == '+' || d[j + 1] == '-'))
+                for (j += 2; j < len && is_digit(d[j]); j++)
+                    continue;
+        } else if (isalpha((unsigned char)d[i])) {
+            while (j < len && (isalnum((unsigned char)d[j]) || d[j] == '_'))
+                j++;
+            if (!is_name(d, i, j)) { /* a word: kept whole */
+                for (; i < j && n + 2 < cap; i++)
+                    out[n++] = d[i];
+                continue;
+            }
+        }
+        if (j > i) {
+            put_hash(out, &n);
+            i = j;
+        } else {
+            out[n++] = d[i++];
+        }
+    }
+    out[n] = '\0';
+}
+
+int bc_same_failure(const char *a, const char *b)
+{
+    /* CUT: a detail this long may have been cut short (a failure keeps 511
+     * bytes of it, a check writes up to 1023) */
+    enum { SIG = 1100, CUT = 511 };
+    char sa[SIG], sb[SIG];
+    failure_signature(a, sa, sizeof sa);
+    failure_signature(b, sb, sizeof sb);
+    if (strlen(a) < CUT && strlen(b) < CUT)
+        return strcmp(sa, sb) == 0;
+    /* a detail cut short: compare what both have, its last token aside */
+    size_t m = strlen(sa) < strlen(sb) ? strlen(sa) : strlen(sb);
+    return m > 1 && strncmp(sa, sb, m - 1) == 0;
+}
+
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap)
 {
@@ -334,6 +426,7 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
     if (!cand)
         return 0;
     char cand_detail[1024];
+    char *kind = strdup(detail); /* the failure this shrink keeps */
     int steps = 0;
     int64_t start_calls = ctx->sut_calls;
     long idx = 0;
@@ -352,7 +445,8 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
             break;
-        if (verdict == BC_CHECK_FAIL) {
+        if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
+            (!ctx->takes || ctx->takes(ctx->hook, cand, NULL, cand_detail))) {
             memcpy(c, cand, sizeof *c);
             snprintf(detail, cap, "%s", cand_detail);
             steps++;
@@ -360,6 +454,7 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
         }
     }
     free(cand);
+    free(kind);
     if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
         return steps; /* no time or SUT left for a last check: the last detail seen */
     /* The detail of the case we ended with, checked again (unless the run

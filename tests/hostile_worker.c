@@ -14,6 +14,9 @@
  *   --double        sends its answer twice, in one write
  *   --huge MB       sends an ANSWER frame of MB megabytes (within the
  *                   protocol's limit, far past what a shape answer needs)
+ *   --zero-pairs-any  on two-operand questions a 0 dim pairs with any dim,
+ *                   giving the other (0 with 1 gives 1, 0 with 5 gives 5):
+ *                   two bugs in one, each with its own kind of failure
  *   --escape        answers "internal error" with a message full of
  *                   terminal escapes; its HELLO name has some too
  *   --marker FILE   where --spin says it is spinning (written, then renamed)
@@ -35,7 +38,7 @@ typedef struct when {
 
 typedef struct options {
     int wrong_rank;
-    when wrong, never, spin, dbl, escape, huge;
+    when wrong, never, spin, dbl, escape, huge, zero_pairs;
     long huge_mb;
     const char *marker, *log;
 } options;
@@ -107,6 +110,25 @@ static int read_frame(bc_wbuf *in, bc_wire_header *h, const unsigned char **payl
     }
 }
 
+/* Right-aligned broadcasting of q's two shapes in which a 0 pairs with
+ * anything, giving the other dim; a real mismatch stays a rejection. */
+static void zero_pairs_any(const bc_wire_question *q, bc_wire_answer *a)
+{
+    const bc_shape *s = q->shapes;
+    bc_shape out;
+    out.rank = s[0].rank > s[1].rank ? s[0].rank : s[1].rank;
+    for (int r = 0; r < out.rank; r++) {
+        int k0 = r - (out.rank - s[0].rank), k1 = r - (out.rank - s[1].rank);
+        int64_t x = k0 >= 0 ? s[0].dims[k0] : 1, y = k1 >= 0 ? s[1].dims[k1] : 1;
+        if (x < 0 || y < 0 || (x != y && x > 1 && y > 1))
+            return;
+        out.dims[r] = x == 0 || y == 0 ? (x > y ? x : y) : x == 1 ? y : x;
+    }
+    a->status = BC_SUT_OK;
+    a->kind = BC_OK;
+    a->shape = out;
+}
+
 static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
 {
     if (applies(o->never, q))
@@ -122,6 +144,8 @@ static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
     if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 && q->shapes[0].rank == o->wrong_rank &&
         a.shape.rank < BC_MAX_RANK)
         a.shape.dims[a.shape.rank++] = 1;
+    if (applies(o->zero_pairs, q) && q->n == 2)
+        zero_pairs_any(q, &a);
     if (applies(o->escape, q)) {
         a.status = BC_SUT_INTERNAL_ERROR;
         a.kind = BC_OK;
@@ -187,6 +211,8 @@ int main(int argc, char **argv)
             o.never = (when){1, rule};
         } else if (strcmp(a, "--spin") == 0) {
             o.spin = (when){1, rule};
+        } else if (strcmp(a, "--zero-pairs-any") == 0) {
+            o.zero_pairs = (when){1, rule};
         } else if (strcmp(a, "--double") == 0) {
             o.dbl = (when){1, rule};
         } else if (strcmp(a, "--escape") == 0) {

@@ -130,6 +130,35 @@ expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wil
   --manifest "$tmp/reach-other.json"
 bad "not a POSIX extended regular expression" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"detail": "a("}}]}'
 
+# A new bug never hides behind a known one (a wrong verdict: the failure was
+# counted as the declared one).  The hostile worker has two bugs: a 0 against
+# 1 gives 1 ("SUT gives [1], reference gives [0]"), and a 0 against 5 gives 5
+# ("SUT gives [5], reference rejects").  Declare the first: a failure of the
+# second shrank onto its case and passed as known.  A shrink now keeps the kind
+# of failure it started from, so it ends on the second bug's own case.
+two_bugs=(--sut "exec:$H --on numpy --zero-pairs-any")
+manifest "$tmp/first-bug.json" "numpy [0] []"
+expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" "${two_bugs[@]}" \
+  --manifest "$tmp/first-bug.json"
+grep -Eq 'minimal: +numpy \[0\] \[[2-9]\] -> error:dim-mismatch' "$tmp/out" ||
+  fail "the shrink kept the second bug's kind of failure"
+grep -Eq 'detail: +SUT gives \[1\], reference gives' "$tmp/out" &&
+  fail "the report shows the first bug's failure as the new one"
+manifest "$tmp/second-bug.json" "numpy [0] [2]"
+expect 0 'verdict: CONFORMS WITH KNOWN DIVERGENCES \(1\)' -- "${run[@]}" "${two_bugs[@]}" \
+  --manifest "$tmp/second-bug.json"
+# Nor does a shrink step into a reach its failure was not in when found: the
+# reach below takes "SUT gives [2], ..." only, the failure found is wider, so
+# it is a divergence (it was known: its minimal case fell within the reach).
+cat >"$tmp/narrow-reach.json" <<'EOF'
+{"broadcheck_manifest": 1, "name": "x", "version": "1",
+ "known_divergences": [{"id": "zero", "class": "a", "property": "shape-differential",
+   "case": "numpy [0] [2]", "note": "only a 2", "reach": {"detail": "^SUT gives \\[2\\],"}}]}
+EOF
+expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wildcard \
+  --manifest "$tmp/narrow-reach.json"
+grep -Eq 'minimal: .*-> error:dim-mismatch' "$tmp/out" || fail "the narrow reach's failure is shown"
+
 # A replay whose question goes unanswered confirms nothing: a SUT that never
 # answers broadcast-to questions leaves the entry "not confirmed", never XFAIL
 # (it was XFAIL: the timeout counted as the declared failure).

@@ -111,12 +111,12 @@ static int replay_all(const char *const *args, const char *name, int same_detail
         if (!same_detail)
             continue;
         /* the same case on a correct SUT: no failure charged to it (the
-         * conformant adapter infers no partial shapes, an optional query:
-         * a partial case goes to the reference) */
+         * conformant adapter infers no partial shapes, an optional query,
+         * and declares no rule profile: such a case goes to the reference) */
         const char *minimal = text(f, "minimal");
+        int conformant = !bc_vector_line_is_partial(minimal) && !strstr(minimal, "profile=");
         const char *correct[] = {"replay", "--sut",
-                                 bc_vector_line_is_partial(minimal) ? "reference"
-                                                                    : BC_CONFORMANT_ADAPTER,
+                                 conformant ? BC_CONFORMANT_ADAPTER : "reference",
                                  "--property", property, minimal, NULL};
         assert_int_equal(bc_spawn(correct, &r), 0);
         if (r.status != 0)
