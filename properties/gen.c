@@ -398,7 +398,7 @@ static void gen_select(bc_prng *r, const bc_shape *result, bc_profile profile, b
 
 /* Profile openvino-broadcast: (target, data), the data covering the target
  * from the axis to its last axis; some target dims 1 where the data has
- * another (the two-way part), now and then data axes past the target's. */
+ * another (the two-way part), now and then a data axis past the target's. */
 static void gen_ov_broadcast(bc_prng *r, const bc_shape *result, bc_vector *c)
 {
     const int R = result->rank;
@@ -411,9 +411,13 @@ static void gen_ov_broadcast(bc_prng *r, const bc_shape *result, bc_vector *c)
             c->shapes[0].dims[t] = 1;
     if (bc_prng_percent(r, 10) && c->shapes[1].rank < BC_MAX_RANK)
         c->shapes[1].dims[c->shapes[1].rank++] = bc_prng_range(r, 0, 5);
-    c->params.options |= BC_OPT_PROFILE | BC_OPT_AXIS;
+    c->params.options |= BC_OPT_PROFILE;
     c->params.profile = BC_PROFILE_OPENVINO_BROADCAST;
-    c->params.axis = start;
+    /* the default -1 gives the same start where the data ends with the target */
+    if (c->shapes[1].rank != R - start || bc_prng_percent(r, 70)) {
+        c->params.options |= BC_OPT_AXIS;
+        c->params.axis = start;
+    }
 }
 
 void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)

@@ -545,19 +545,23 @@ static bc_error_kind select_ngraph(const bc_shape *s, int64_t axis, bc_shape *ou
 }
 
 /* §5.6 openvino-broadcast: OpenVINO Broadcast (v1 and v3) mode pdpd,
- * set_result_shape_pdpd.  A is the target, B the data.  The result starts as
- * the target; each target axis from `axis` to the last reads B's dim there:
- * B's 1 keeps the target's, the target's 1 takes B's, else they must be
- * equal.  B's axes past the target's last are not read. */
+ * set_result_shape_pdpd.  A is the target, B the data; axis -1 is
+ * rank(A) - rank(B).  The result starts as the target; each target axis
+ * from `axis` to the last reads B's dim there: B's 1 keeps the target's,
+ * the target's 1 takes B's, else they must be equal.  B's axes past the
+ * target's last are not read. */
 static bc_error_kind broadcast_pdpd_openvino(const bc_shape *a, const bc_shape *b, int64_t axis,
                                              bc_shape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_PDPD;
+    const int64_t given = axis;
+    if (axis == -1)
+        axis = (int64_t)a->rank - b->rank;
     if (axis < 0)
         return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
-                            "axis %lld is negative; Broadcast's mode pdpd needs a start axis >= 0 "
-                            "(it has no -1 default)",
-                            LL(axis));
+                            "the start axis is %lld%s; Broadcast's mode pdpd needs one >= 0",
+                            LL(axis),
+                            given == -1 ? " (-1: the target's rank less the data's)" : "");
     bc_shape r = *a;
     if (axis < a->rank && b->rank < a->rank - axis)
         return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + b->rank,
