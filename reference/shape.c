@@ -126,6 +126,12 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p)
     return 0;
 }
 
+int bc_profile_has_values(bc_profile p)
+{
+    return p != BC_PROFILE_OPENVINO_SELECT && p != BC_PROFILE_NGRAPH_SELECT &&
+           p != BC_PROFILE_OPENVINO_BROADCAST && p != BC_PROFILE_NGRAPH_EXPLICIT;
+}
+
 bc_params bc_params_for(bc_rule r)
 {
     bc_params p;

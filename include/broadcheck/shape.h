@@ -148,6 +148,11 @@ bc_profile bc_rule_default_profile(bc_rule r);
 /* 1 if the rule accepts the profile (BC_PROFILE_DEFAULT always). */
 int bc_rule_takes_profile(bc_rule r, bc_profile p);
 
+/* 0 for the profiles that state shape inference only (the op modes of
+ * OpenVINO and nGraph, RULES.md §5.4 to §5.6, §8.4): no value is computed
+ * under them.  1 for every other profile. */
+int bc_profile_has_values(bc_profile p);
+
 /* Parameters for a rule with no option given. */
 bc_params bc_params_for(bc_rule r);
 
