@@ -244,6 +244,30 @@ static void broadcast_swapped_assign(const bc_sut *sut, const bc_params *p, int 
             a->shape.dims[gap + k] = 1;
 }
 
+/* PDPD Select with nGraph 2020's operand roles under current OpenVINO's
+ * profile: `else` is the frame and `then`, then `cond`, are merged into it
+ * (the §5.2 check), where OpenVINO merges `else` and `cond` into `then`.
+ * openvinotoolkit/openvino select_shape_inference.hpp ("Broadcast-merging
+ * 'else' into 'then' one way") against NervanaSystems/ngraph select.cpp
+ * (result_shape = else); RULES.md §5.4, §5.5. */
+static void select_roles_swapped(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
+                                 bc_sut_answer *a)
+{
+    (void)sut;
+    bc_answer_from_reference(p, n, s, a);
+    if (p->rule != BC_RULE_PDPD || !(p->options & BC_OPT_PROFILE) ||
+        p->profile != BC_PROFILE_OPENVINO_SELECT || n != 3 || bc_error_kind_is_invalid_input(a->kind))
+        return;
+    bc_params step = *p;
+    step.profile = BC_PROFILE_OPENVINO_SHAPE_INFERENCE;
+    bc_shape pair[2] = {s[2], s[1]};
+    bc_answer_from_reference(&step, 2, pair, a);
+    if (a->status == BC_SUT_OK) {
+        pair[1] = s[0];
+        bc_answer_from_reference(&step, 2, pair, a);
+    }
+}
+
 #define MUTANT(ident, fn, name, what, cite)                        \
     static const bc_sut_ops ident##_ops = {fn, NULL, NULL}; /* shapes only */ \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -277,3 +301,6 @@ MUTANT(bc_mutant_broadcast_swapped_assign, broadcast_swapped_assign,
        "google/XNNPACK PR #10650");
 MUTANT(bc_mutant_mapping_allows_repeats, mapping_allows_repeats, "mutant:mapping-allows-repeats",
        "explicit axes_mapping accepts a repeated entry", "RULES.md §8.2");
+MUTANT(bc_mutant_select_roles_swapped, select_roles_swapped, "mutant:select-roles-swapped",
+       "pdpd Select (openvino-select) merges then and cond into else, nGraph 2020's roles",
+       "NervanaSystems/ngraph src/ngraph/op/select.cpp; RULES.md §5.4, §5.5");

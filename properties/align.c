@@ -27,6 +27,19 @@ int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
 {
     const bc_params *p = &c->params;
     const bc_shape *s = &c->shapes[i];
+    if (p->rule == BC_RULE_PDPD && c->nshapes == 3 && (p->options & BC_OPT_PROFILE) &&
+        (p->profile == BC_PROFILE_OPENVINO_SELECT || p->profile == BC_PROFILE_NGRAPH_SELECT)) {
+        /* Select (RULES.md §5.4, §5.5): then (OpenVINO) or else (nGraph) is
+         * the frame; the two others are placed from the axis */
+        int f = p->profile == BC_PROFILE_OPENVINO_SELECT ? 1 : 2;
+        int frame = c->shapes[f].rank;
+        int64_t start = p->axis != BC_AXIS_DEFAULT ? p->axis : (int64_t)frame - s->rank;
+        for (int k = 0; k < s->rank; k++) {
+            int64_t t = i == f ? k : start + k;
+            axis_of[k] = t >= 0 && t < frame ? (int)t : -1;
+        }
+        return frame;
+    }
     if (p->rule == BC_RULE_PDPD && c->nshapes == 2) {
         int small;
         int64_t start;

@@ -352,6 +352,74 @@ static void gen_expand_profile(bc_prng *r, bc_vector *c)
         target->dims[bc_prng_below(r, (uint64_t)lead)] = -1;
 }
 
+/* One operand placed in `frame` from `start` (RULES.md §5.4 to §5.6): each
+ * of its `len` dims the frame's there or, unless `equal_only` (nGraph
+ * 2020), now and then a 1; then `trailing` 1s. */
+static void placed_in(bc_prng *r, const bc_shape *frame, int start, int len, int trailing,
+                      int equal_only, bc_shape *out)
+{
+    out->rank = len;
+    for (int k = 0; k < len; k++)
+        out->dims[k] = !equal_only && bc_prng_percent(r, 30) ? 1 : frame->dims[start + k];
+    for (; trailing > 0 && out->rank < BC_MAX_RANK; trailing--)
+        out->dims[out->rank++] = 1;
+}
+
+/* Profiles openvino-select and ngraph-select: (cond, then, else) with the
+ * frame (then, or else for nGraph) the result, the two others windows of it
+ * from one axis or, without one, each at its own default axis.  nGraph's
+ * operands get trailing 1s now and then (dropped there, but counted in the
+ * default axis, so the window sits that much further left). */
+static void gen_select(bc_prng *r, const bc_shape *result, bc_profile profile, bc_vector *c)
+{
+    const int f = profile == BC_PROFILE_OPENVINO_SELECT ? 1 : 2, ngraph = f == 2;
+    const int R = result->rank;
+    int named = bc_prng_percent(r, 50);
+    int start = named ? (int)bc_prng_below(r, (uint64_t)R + 1) : 0;
+    c->nshapes = 3;
+    c->shapes[f] = *result;
+    for (int i = 0; i < 3; i++) {
+        if (i == f)
+            continue;
+        int len = (int)bc_prng_below(r, (uint64_t)(R - start) + 1);
+        int trailing = ngraph && bc_prng_percent(r, 35) ? (int)bc_prng_range(r, 1, 2) : 0;
+        if (!named && len + trailing > R)
+            trailing = R - len;
+        placed_in(r, result, named ? start : R - len - trailing, len, trailing, ngraph,
+                  &c->shapes[i]);
+    }
+    c->params.options |= BC_OPT_PROFILE;
+    c->params.profile = profile;
+    if (named) {
+        c->params.options |= BC_OPT_AXIS;
+        c->params.axis = start;
+    }
+}
+
+/* Profile openvino-broadcast: (target, data), the data covering the target
+ * from the axis to its last axis; some target dims 1 where the data has
+ * another (the two-way part), now and then a data axis past the target's. */
+static void gen_ov_broadcast(bc_prng *r, const bc_shape *result, bc_vector *c)
+{
+    const int R = result->rank;
+    int start = (int)bc_prng_below(r, (uint64_t)R + 1);
+    c->nshapes = 2;
+    c->shapes[0] = *result;
+    placed_in(r, result, start, R - start, 0, 0, &c->shapes[1]);
+    for (int t = start; t < R; t++)
+        if (c->shapes[1].dims[t - start] != 1 && bc_prng_percent(r, 20))
+            c->shapes[0].dims[t] = 1;
+    if (bc_prng_percent(r, 10) && c->shapes[1].rank < BC_MAX_RANK)
+        c->shapes[1].dims[c->shapes[1].rank++] = bc_prng_range(r, 0, 5);
+    c->params.options |= BC_OPT_PROFILE;
+    c->params.profile = BC_PROFILE_OPENVINO_BROADCAST;
+    /* the default -1 gives the same start where the data ends with the target */
+    if (c->shapes[1].rank != R - start || bc_prng_percent(r, 70)) {
+        c->params.options |= BC_OPT_AXIS;
+        c->params.axis = start;
+    }
+}
+
 void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
 {
     const bc_rule rule = req->rule;
@@ -386,10 +454,29 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
                    &c->shapes[i]);
         break;
     case BC_RULE_PDPD:
-        gen_pdpd(r, &result, c);
+        if (req->opmodes_percent > 0 && bc_prng_percent(r, req->opmodes_percent)) {
+            static const bc_profile modes[] = {BC_PROFILE_OPENVINO_SELECT,
+                                               BC_PROFILE_NGRAPH_SELECT,
+                                               BC_PROFILE_OPENVINO_BROADCAST};
+            bc_profile mode = modes[bc_prng_below(r, 3)];
+            if (mode == BC_PROFILE_OPENVINO_BROADCAST)
+                gen_ov_broadcast(r, &result, c);
+            else
+                gen_select(r, &result, mode, c);
+        } else {
+            gen_pdpd(r, &result, c);
+        }
         break;
     default:
         gen_explicit(r, &result, c);
+        if ((c->params.options & BC_OPT_AXES_MAPPING) && req->opmodes_percent > 0 &&
+            bc_prng_percent(r, req->opmodes_percent)) {
+            /* ngraph-explicit: the input dims equal the target's, 1 not stretching */
+            c->params.options |= BC_OPT_PROFILE;
+            c->params.profile = BC_PROFILE_NGRAPH_EXPLICIT;
+            for (int i = 0; i < c->params.naxes; i++)
+                c->shapes[0].dims[i] = result.dims[c->params.axes[i]];
+        }
         break;
     }
     if (rule == BC_RULE_BROADCAST_TO && req->expand_percent > 0 &&

@@ -18,6 +18,10 @@ typedef struct bc_gen_request {
     int expand_percent;             /* broadcast-to: how often under profile pytorch-expand
                                        (its -1s); 0 for properties it breaks, as
                                        prepend-ones (a leading 1 makes a -1 valid) */
+    int opmodes_percent;            /* pdpd and explicit: how often under the profiles of
+                                       OpenVINO's and nGraph's op modes (openvino-select,
+                                       ngraph-select, openvino-broadcast, ngraph-explicit);
+                                       0 where they have no meaning (values, partial shapes) */
 } bc_gen_request;
 
 /* Fills c (params, shapes; the expectation is left unset) from r. */

@@ -190,7 +190,7 @@ int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t 
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
                      bc_vector *c)
 {
-    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0};
+    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
@@ -214,6 +214,7 @@ void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, 
     case P_SHAPE_DIFFERENTIAL:
         req.reject_percent = 40;
         req.expand_percent = 15;
+        req.opmodes_percent = 25;
         break;
     default:
         break;
@@ -506,6 +507,10 @@ static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char
                                                               : BC_PROFILE_DEFAULT;
     if (profile == BC_PROFILE_DEFAULT)
         profile = BC_PROFILE_OPENVINO_DOC;
+    if (profile == BC_PROFILE_OPENVINO_BROADCAST)
+        /* the Broadcast op's mode (RULES.md §5.6): two-way in a window that
+         * runs to A's end, not a padded numpy */
+        return nothing_to_compare(ctx, c, detail, cap);
     int paddle = profile == BC_PROFILE_PADDLE;
     const bc_shape *large = (paddle && b->rank >= a->rank && a->rank != b->rank) ? b : a;
     const bc_shape *small = large == a ? b : a;

@@ -283,7 +283,7 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
     if (v.kind == BC_VALUE_SUM_TO_SHAPE)
         dtypes &= ~(1u << BC_BOOL);
     v.dtype = pick_dtype(r, dtypes);
-    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0};
+    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0, 0};
     if (v.kind == BC_VALUE_BROADCAST || v.kind == BC_VALUE_SUM_TO_SHAPE)
         req.expand_percent = 15;
     if (v.kind == BC_VALUE_ELEMENTWISE) {

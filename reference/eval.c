@@ -207,6 +207,13 @@ static bc_error_kind check_evaluator(const bc_params *p, bc_evaluator ev, bc_err
 {
     if ((unsigned)ev >= BC_EVAL_COUNT)
         return BAD(-1, "unknown evaluator %d", (int)ev);
+    /* The profiles of OpenVINO's and nGraph's op modes state shape inference
+     * only (RULES.md §5.4 to §5.6, §8.4): which element each output reads is
+     * not stated there, so no value is computed under them. */
+    bc_profile prof = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
+    if (!bc_profile_has_values(prof))
+        return BAD(-1, "profile %s states shapes only; no values are computed under it",
+                   bc_profile_name(prof));
     return BC_OK;
 }
 

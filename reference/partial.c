@@ -268,31 +268,34 @@ static int pdpd_window(const bc_pshape *b, bc_profile profile)
     return len;
 }
 
-static bc_error_kind p_pdpd_openvino(const bc_pshape *a, const bc_pshape *b, int64_t axis,
-                                     bc_profile profile, names *nm, bc_pshape *out, bc_error *err)
+/* B (operand b_op) onto A (operand a_op); the Select profile (§5.4) runs
+ * it twice, on its own operands. */
+static bc_error_kind p_pdpd_openvino(const bc_pshape *a, int a_op, const bc_pshape *b, int b_op,
+                                     int64_t axis, bc_profile profile, names *nm, bc_pshape *out,
+                                     bc_error *err)
 {
     const bc_rule rule = BC_RULE_PDPD;
     if (axis < -1)
-        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, b_op, a_op, -1, axis, a->rank,
                             "axis %lld is negative; only -1 (the default) is allowed", LL(axis));
     *out = *a;
     if (a->rank == BC_RANK_DYNAMIC)
         return BC_OK;
     if (b->rank != BC_RANK_DYNAMIC && b->rank > a->rank)
-        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 1, 0, -1, b->rank, a->rank,
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, b_op, a_op, -1, b->rank, a->rank,
                             "B has rank %d, more than A's %d", b->rank, a->rank);
     if (axis == -1 && b->rank == BC_RANK_DYNAMIC)
         return BC_OK; /* B may be [], which fits */
     if (axis == -1)
         axis = a->rank - b->rank;
     if (axis > a->rank)
-        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, b_op, a_op, -1, axis, a->rank,
                             "axis %lld is past A's rank %d", LL(axis), a->rank);
     if (b->rank == BC_RANK_DYNAMIC)
         return BC_OK;
     int len = pdpd_window(b, profile);
     if (axis + len > a->rank)
-        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + len, a->rank,
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, b_op, a_op, -1, axis + len, a->rank,
                             "B's %d axes%s from axis %lld run past A's rank %d", len,
                             profile == BC_PROFILE_OPENVINO_DOC ? " (trailing dims that may be 1 "
                                                                  "dropped)"
@@ -307,13 +310,28 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, const bc_pshape *b, int
             ok = merge_equal(&unused, ad, bd) || (bc_pdim_may_be_1(bd) && ad->hi >= 1);
         }
         if (!ok)
-            return dim_mismatch(rule, 1, 0, (int)axis + i, bd, ad,
+            return dim_mismatch(rule, b_op, a_op, (int)axis + i, bd, ad,
                                 profile == BC_PROFILE_OPENVINO_SHAPE_INFERENCE
                                     ? "B must equal A's dim or be 1 and not exceed it"
                                     : "B must equal A's dim or be 1",
                                 nm, err);
     }
     return BC_OK;
+}
+
+/* §5.4 openvino-select on partial shapes: else, then cond, onto then with
+ * the §5.2 check; the result is then as given (R2).  Each step's check is
+ * necessary for every concretization, so a rejection is sound; the two
+ * steps are not checked jointly (a then dim that each fits alone but not
+ * both at once is accepted). */
+static bc_error_kind p_select_openvino(const bc_pshape *s, int64_t axis, names *nm, bc_pshape *out,
+                                       bc_error *err)
+{
+    const bc_profile step = BC_PROFILE_OPENVINO_SHAPE_INFERENCE;
+    bc_error_kind k = p_pdpd_openvino(&s[1], 1, &s[2], 2, axis, step, nm, out, err);
+    if (!k)
+        k = p_pdpd_openvino(&s[1], 1, &s[0], 0, axis, step, nm, out, err);
+    return k;
 }
 
 static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64_t axis, names *nm,
@@ -458,7 +476,9 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(p->rule);
-    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT)
+    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||
+        profile == BC_PROFILE_NGRAPH_SELECT || profile == BC_PROFILE_OPENVINO_BROADCAST ||
+        profile == BC_PROFILE_NGRAPH_EXPLICIT)
         return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
                             "partial shapes take no profile %s (RULES.md §14.4)",
                             bc_profile_name(profile));
@@ -473,7 +493,8 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     case BC_RULE_PDPD:
         k = profile == BC_PROFILE_PADDLE
                 ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
-                : p_pdpd_openvino(&s[0], &s[1], p->axis, profile, &nm, &r, err);
+                : profile == BC_PROFILE_OPENVINO_SELECT ? p_select_openvino(s, p->axis, &nm, &r, err)
+                : p_pdpd_openvino(&s[0], 0, &s[1], 1, p->axis, profile, &nm, &r, err);
         break;
     default:
         k = (p->options & BC_OPT_AXES)

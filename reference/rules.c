@@ -283,6 +283,9 @@ static bc_error_kind pdpd_paddle(const bc_shape *a, const bc_shape *b, int64_t a
     return BC_OK;
 }
 
+static bc_error_kind broadcast_pdpd_openvino(const bc_shape *a, const bc_shape *b, int64_t axis,
+                                             bc_shape *out, bc_error *err);
+
 bc_error_kind bc_infer_pdpd(const bc_shape *a, const bc_shape *b, int64_t axis, bc_profile profile,
                             bc_shape *out, bc_error *err)
 {
@@ -296,8 +299,14 @@ bc_error_kind bc_infer_pdpd(const bc_shape *a, const bc_shape *b, int64_t axis, 
     bc_error_kind k = check_dims(rule, 2, pair, err);
     if (k)
         return k;
+    if (profile == BC_PROFILE_OPENVINO_SELECT || profile == BC_PROFILE_NGRAPH_SELECT)
+        return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
+                            "profile %s takes three shapes (cond, then, else): ask bc_infer",
+                            bc_profile_name(profile));
     if (profile == BC_PROFILE_PADDLE)
         return pdpd_paddle(&pair[0], &pair[1], axis, out, err);
+    if (profile == BC_PROFILE_OPENVINO_BROADCAST)
+        return broadcast_pdpd_openvino(&pair[0], &pair[1], axis, out, err);
     return pdpd_openvino(&pair[0], &pair[1], axis, profile, out, err);
 }
 
@@ -348,22 +357,26 @@ bc_error_kind bc_infer_explicit_axes(const bc_shape *input, const bc_shape *targ
     return BC_OK;
 }
 
-/* §8.3 profile openvino-explicit: OpenVINO Broadcast-3's explicit shape
- * inference, in its order.  A scalar with one entry counts as rank 1; the
- * mapping is sorted as OpenVINO's unsigned AxisVector is (so a negative
- * entry sorts last, then is out of range); repeats pass; a scalar's entry
- * must name a target dim of 1; an input dim must equal its target dim or
- * be 1; no rank check. */
-static bc_error_kind explicit_openvino(const bc_shape *in, const bc_shape *tg, int nmapping,
-                                       const int64_t *mapping, bc_shape *out, bc_error *err)
+/* §8.3 openvino-explicit and §8.4 ngraph-explicit: the explicit shape
+ * inference of OpenVINO's Broadcast-3 and of nGraph 2020's Broadcast-1, in
+ * their order.  Both: one entry per input axis; the mapping sorted as their
+ * unsigned AxisVector is (so a negative entry sorts last, then is out of
+ * range); repeats pass; each entry in range; no rank check.  OpenVINO: a
+ * scalar with one entry counts as rank 1 and its entry must name a target
+ * dim of 1; an input dim must equal its target dim or be 1.  nGraph 2020: an
+ * input dim must equal its target dim (a 1 does not stretch). */
+static bc_error_kind explicit_axis_vector(const bc_shape *in, const bc_shape *tg, int nmapping,
+                                          const int64_t *mapping, bc_profile profile,
+                                          bc_shape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_EXPLICIT;
-    const int rank = in->rank == 0 && nmapping > 0 ? 1 : in->rank;
+    const int ov = profile == BC_PROFILE_OPENVINO_EXPLICIT, scalar = ov && in->rank == 0;
+    const int rank = scalar && nmapping > 0 ? 1 : in->rank;
     if (nmapping != rank)
         return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmapping, rank,
                             "axes_mapping has %d entries but the input has rank %d; one entry per "
-                            "input axis (a scalar counts as rank 1)",
-                            nmapping, rank);
+                            "input axis%s",
+                            nmapping, rank, ov ? " (a scalar counts as rank 1)" : "");
     for (int i = 1; i < nmapping; i++)
         if ((uint64_t)mapping[i] < (uint64_t)mapping[i - 1])
             return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, -1, mapping[i],
@@ -376,16 +389,16 @@ static bc_error_kind explicit_openvino(const bc_shape *in, const bc_shape *tg, i
             return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, mapping[i], tg->rank,
                                 "axes_mapping entry %d is %lld, outside the target's axes 0..%d", i,
                                 LL(mapping[i]), tg->rank - 1);
-        /* a scalar's one entry must name a 1 (checked first by OpenVINO,
+        /* OpenVINO: a scalar's one entry must name a 1 (checked first there,
          * unguarded: an entry out of range is refused above instead) */
-        int64_t d = in->rank == 0 ? 1 : in->dims[i], t = tg->dims[mapping[i]];
-        if (in->rank == 0 ? t != 1 : d != t && d != 1)
+        int64_t d = scalar ? 1 : in->dims[i], t = tg->dims[mapping[i]];
+        if (scalar ? t != 1 : d != t && (d != 1 || !ov))
             return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, 0, 1, (int)mapping[i], d, t,
                                 "%s axis %d has %lld but target axis %lld has %lld; %s",
-                                in->rank == 0 ? "the scalar's" : "input", i, LL(d),
-                                LL(mapping[i]), LL(t),
-                                in->rank == 0 ? "a scalar's entry must name a 1"
-                                              : "it must equal it or be 1");
+                                scalar ? "the scalar's" : "input", i, LL(d), LL(mapping[i]), LL(t),
+                                scalar ? "a scalar's entry must name a 1"
+                                : ov   ? "it must equal it or be 1"
+                                       : "nGraph 2020 wants them equal (a 1 does not stretch)");
     }
     *out = *tg;
     return BC_OK;
@@ -438,6 +451,140 @@ bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *t
     return BC_OK;
 }
 
+/* ---- §5.4 to §5.6, §8.4: the modes of OpenVINO's and nGraph's ops ---- */
+
+/* An error of a pdpd step, told in the operands of the whole case: the
+ * step's B is operand `placed`, its A operand `frame`. */
+static bc_error_kind step_operands(bc_error_kind k, bc_error *err, int placed, int frame)
+{
+    if (k && err && k != BC_ERR_NEGATIVE_DIM) {
+        err->operand = placed;
+        err->other = frame;
+    }
+    return k;
+}
+
+/* §5.4 openvino-select: OpenVINO Select with auto_broadcast pdpd.  The result
+ * starts as `then`; `else`, then `cond`, are each merged into it one way,
+ * with the same axis, by the PDPD branch of broadcast_merge_into (§5.2). */
+static bc_error_kind select_openvino(const bc_shape *s, int64_t axis, bc_shape *out, bc_error *err)
+{
+    const bc_profile step = BC_PROFILE_OPENVINO_SHAPE_INFERENCE;
+    bc_shape r;
+    bc_error_kind k = step_operands(pdpd_openvino(&s[1], &s[2], axis, step, &r, err), err, 2, 1);
+    if (!k)
+        k = step_operands(pdpd_openvino(&r, &s[0], axis, step, &r, err), err, 0, 1);
+    if (!k)
+        *out = r;
+    return k;
+}
+
+/* §5.5: one step of nGraph 2020's PDPD broadcast_merge_into, B (operand
+ * `placed`) into A (operand `frame`).  A is never changed.  Equal shapes
+ * pass whatever the axis; B's trailing 1s are dropped; the other dims must
+ * be equal (nGraph's Dimension::compatible on static dims).  Its loop runs
+ * over unsigned indices, so a default axis below 0 (B of larger rank)
+ * checks nothing unless the window is non-empty and shorter than the rank
+ * gap, when it indexes A out of range (std::out_of_range). */
+static bc_error_kind pdpd_ngraph_step(const bc_shape *a, int frame, const bc_shape *b, int placed,
+                                      int64_t axis, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_PDPD;
+    if (a->rank == b->rank && bc_shape_equal(a, b))
+        return BC_OK;
+    if (axis < -1)
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, placed, frame, -1, axis, a->rank,
+                            "axis %lld is negative; only -1 (the default) is allowed", LL(axis));
+    int len = b->rank;
+    while (len > 0 && b->dims[len - 1] == 1)
+        len--;
+    if (axis == -1)
+        axis = a->rank - b->rank;
+    if (axis < 0) {
+        int64_t gap = -axis;
+        if (len > 0 && len < gap)
+            return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, placed, frame, -1, b->rank,
+                                a->rank,
+                                "operand %d has rank %d, more than operand %d's %d, and its %d "
+                                "axes (trailing 1s dropped) are fewer than the gap: nGraph "
+                                "indexes past the frame",
+                                placed, b->rank, frame, a->rank, len);
+        return BC_OK; /* nGraph's unsigned loop runs no step */
+    }
+    for (int i = 0; i < len; i++) {
+        int64_t t = axis + i;
+        if (t >= a->rank)
+            return bc_error_set(err, i == 0 && axis > a->rank ? BC_ERR_AXIS_OUT_OF_RANGE
+                                                              : BC_ERR_WINDOW_OUT_OF_RANGE,
+                                rule, placed, frame, -1, i == 0 && axis > a->rank ? axis : axis + len,
+                                a->rank,
+                                "operand %d's %d axes (trailing 1s dropped) from axis %lld run "
+                                "past operand %d's rank %d",
+                                placed, len, LL(axis), frame, a->rank);
+        if (b->dims[i] != a->dims[t])
+            return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, placed, frame, (int)t, b->dims[i],
+                                a->dims[t],
+                                "at operand %d's axis %lld operand %d has %lld (its axis %d) and "
+                                "operand %d has %lld; nGraph 2020 wants them equal (no 1 stretches "
+                                "but a trailing one)",
+                                frame, LL(t), placed, LL(b->dims[i]), i, frame, LL(a->dims[t]));
+    }
+    return BC_OK;
+}
+
+/* §5.5 ngraph-select: nGraph 2020 v1::Select.  The result starts as `else`;
+ * `then`, then `cond`, are each checked against it; it never changes. */
+static bc_error_kind select_ngraph(const bc_shape *s, int64_t axis, bc_shape *out, bc_error *err)
+{
+    bc_error_kind k = pdpd_ngraph_step(&s[2], 2, &s[1], 1, axis, err);
+    if (!k)
+        k = pdpd_ngraph_step(&s[2], 2, &s[0], 0, axis, err);
+    if (!k)
+        *out = s[2];
+    return k;
+}
+
+/* §5.6 openvino-broadcast: OpenVINO Broadcast (v1 and v3) mode pdpd,
+ * set_result_shape_pdpd.  A is the target, B the data; axis -1 is
+ * rank(A) - rank(B).  The result starts as the target; each target axis
+ * from `axis` to the last reads B's dim there: B's 1 keeps the target's,
+ * the target's 1 takes B's, else they must be equal.  B's axes past the
+ * target's last are not read. */
+static bc_error_kind broadcast_pdpd_openvino(const bc_shape *a, const bc_shape *b, int64_t axis,
+                                             bc_shape *out, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_PDPD;
+    const int64_t given = axis;
+    if (axis == -1)
+        axis = (int64_t)a->rank - b->rank;
+    if (axis < 0)
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1, axis, a->rank,
+                            "the start axis is %lld%s; Broadcast's mode pdpd needs one >= 0",
+                            LL(axis),
+                            given == -1 ? " (-1: the target's rank less the data's)" : "");
+    bc_shape r = *a;
+    if (axis < a->rank && b->rank < a->rank - axis)
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + b->rank,
+                            a->rank,
+                            "the data's %d axes from axis %lld stop before the target's last "
+                            "axis %d; every target axis from the start axis reads a data dim",
+                            b->rank, LL(axis), a->rank - 1);
+    for (int64_t t = axis; t < a->rank; t++) {
+        int64_t bd = b->dims[t - axis], ad = a->dims[t];
+        if (bd == 1)
+            continue;
+        if (ad == 1)
+            r.dims[t] = bd;
+        else if (bd != ad)
+            return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, 1, 0, (int)t, bd, ad,
+                                "at target axis %lld the data has %lld (its axis %lld) and the "
+                                "target %lld; one must be 1 or they must be equal",
+                                LL(t), LL(bd), LL(t - axis), LL(ad));
+    }
+    *out = r;
+    return BC_OK;
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 /* Which options each rule takes (RULES.md §1). */
@@ -482,9 +629,10 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
             return bc_error_set(
                 err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
                 "explicit takes exactly one of axes (broadcast_axes) and axes-mapping");
-        if (profile == BC_PROFILE_OPENVINO_EXPLICIT && form != BC_OPT_AXES_MAPPING)
+        if ((profile == BC_PROFILE_OPENVINO_EXPLICIT || profile == BC_PROFILE_NGRAPH_EXPLICIT) &&
+            form != BC_OPT_AXES_MAPPING)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
-                                "profile openvino-explicit takes the form axes-mapping");
+                                "profile %s takes the form axes-mapping", bc_profile_name(profile));
         if (p->naxes < 0 || p->naxes > BC_MAX_RANK)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, p->naxes, BC_MAX_RANK,
                                 "%d axes given; at most %d", p->naxes, BC_MAX_RANK);
@@ -495,8 +643,21 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
     case BC_RULE_NUMPY: return bc_infer_numpy(n, shapes, out, err);
     default: break;
     }
+    if (rule == BC_RULE_PDPD &&
+        (profile == BC_PROFILE_OPENVINO_SELECT || profile == BC_PROFILE_NGRAPH_SELECT)) {
+        /* Select: cond, then, else (§5.4, §5.5) */
+        if ((k = check_count(rule, n, 3, 3, err)) || (k = check_dims(rule, 3, shapes, err)))
+            return k;
+        return profile == BC_PROFILE_OPENVINO_SELECT ? select_openvino(shapes, p->axis, out, err)
+                                                     : select_ngraph(shapes, p->axis, out, err);
+    }
     if ((k = check_count(rule, n, 2, 2, err)))
         return k;
+    if (rule == BC_RULE_PDPD && profile == BC_PROFILE_OPENVINO_BROADCAST) {
+        if ((k = check_dims(rule, 2, shapes, err)))
+            return k;
+        return broadcast_pdpd_openvino(&shapes[0], &shapes[1], p->axis, out, err);
+    }
     switch (rule) {
     case BC_RULE_ONNX_UNI: return bc_infer_onnx_uni(&shapes[0], &shapes[1], out, err);
     case BC_RULE_PDPD: return bc_infer_pdpd(&shapes[0], &shapes[1], p->axis, profile, out, err);
@@ -512,10 +673,11 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
     default: /* BC_RULE_EXPLICIT */
         if (p->options & BC_OPT_AXES)
             return bc_infer_explicit_axes(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
-        if (profile == BC_PROFILE_OPENVINO_EXPLICIT) {
+        if (profile == BC_PROFILE_OPENVINO_EXPLICIT || profile == BC_PROFILE_NGRAPH_EXPLICIT) {
             if ((k = check_dims(rule, 2, shapes, err)))
                 return k;
-            return explicit_openvino(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
+            return explicit_axis_vector(&shapes[0], &shapes[1], p->naxes, p->axes, profile, out,
+                                        err);
         }
         return bc_infer_explicit_mapping(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);
     }

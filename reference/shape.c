@@ -29,6 +29,10 @@ static const char *const profile_names[BC_PROFILE_COUNT] = {
     [BC_PROFILE_PADDLE] = "paddle",
     [BC_PROFILE_PYTORCH_EXPAND] = "pytorch-expand",
     [BC_PROFILE_OPENVINO_EXPLICIT] = "openvino-explicit",
+    [BC_PROFILE_OPENVINO_SELECT] = "openvino-select",
+    [BC_PROFILE_NGRAPH_SELECT] = "ngraph-select",
+    [BC_PROFILE_OPENVINO_BROADCAST] = "openvino-broadcast",
+    [BC_PROFILE_NGRAPH_EXPLICIT] = "ngraph-explicit",
 };
 
 static const char *const kind_names[BC_ERR_KIND_COUNT] = {
@@ -113,12 +117,19 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p)
         return 1;
     if (r == BC_RULE_PDPD)
         return p == BC_PROFILE_OPENVINO_DOC || p == BC_PROFILE_OPENVINO_SHAPE_INFERENCE ||
-               p == BC_PROFILE_PADDLE;
+               p == BC_PROFILE_PADDLE || p == BC_PROFILE_OPENVINO_SELECT ||
+               p == BC_PROFILE_NGRAPH_SELECT || p == BC_PROFILE_OPENVINO_BROADCAST;
     if (r == BC_RULE_BROADCAST_TO)
         return p == BC_PROFILE_PYTORCH_EXPAND;
     if (r == BC_RULE_EXPLICIT)
-        return p == BC_PROFILE_OPENVINO_EXPLICIT;
+        return p == BC_PROFILE_OPENVINO_EXPLICIT || p == BC_PROFILE_NGRAPH_EXPLICIT;
     return 0;
+}
+
+int bc_profile_has_values(bc_profile p)
+{
+    return p != BC_PROFILE_OPENVINO_SELECT && p != BC_PROFILE_NGRAPH_SELECT &&
+           p != BC_PROFILE_OPENVINO_BROADCAST && p != BC_PROFILE_NGRAPH_EXPLICIT;
 }
 
 bc_params bc_params_for(bc_rule r)

@@ -196,6 +196,13 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
                                             : "none, numpy, onnx-uni and pdpd do");
         return -1;
     }
+    const bc_profile prof = (v->params.options & BC_OPT_PROFILE) ? v->params.profile
+                                                                 : BC_PROFILE_DEFAULT;
+    if (!bc_profile_has_values(prof)) {
+        WHY("op=%s: profile %s states shapes only (RULES.md §5.4 to §5.6, §8.4)", op,
+            bc_profile_name(prof));
+        return -1;
+    }
     int lo = nary ? 1 : 2, hi = nary ? BC_MAX_OPERANDS : 2;
     if (val->kind == BC_VALUE_SELECT)
         lo = hi = 3;

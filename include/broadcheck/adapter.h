@@ -62,7 +62,11 @@ enum {
     BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE = 2,
     BC_ADAPTER_PROFILE_PADDLE = 3,
     BC_ADAPTER_PROFILE_PYTORCH_EXPAND = 4, /* broadcast-to: a -1 target dim keeps the input's */
-    BC_ADAPTER_PROFILE_OPENVINO_EXPLICIT = 5 /* explicit axes-mapping: OpenVINO's inference */
+    BC_ADAPTER_PROFILE_OPENVINO_EXPLICIT = 5, /* explicit axes-mapping: OpenVINO's inference */
+    BC_ADAPTER_PROFILE_OPENVINO_SELECT = 6,    /* pdpd, 3 shapes (cond, then, else): OpenVINO Select */
+    BC_ADAPTER_PROFILE_NGRAPH_SELECT = 7,      /* pdpd, 3 shapes: nGraph 2020 Select */
+    BC_ADAPTER_PROFILE_OPENVINO_BROADCAST = 8, /* pdpd, (target, data): Broadcast mode pdpd */
+    BC_ADAPTER_PROFILE_NGRAPH_EXPLICIT = 9     /* explicit axes-mapping: nGraph 2020 Broadcast-1 */
 };
 
 /* params.options: which options the question gives. */

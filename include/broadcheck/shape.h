@@ -52,6 +52,14 @@ typedef enum bc_profile {
                                             input's dim (PyTorch's expand, RULES.md §6.1) */
     BC_PROFILE_OPENVINO_EXPLICIT,        /* explicit axes-mapping: OpenVINO Broadcast-3's shape
                                             inference (repeats, a scalar's entry; §8.3) */
+    BC_PROFILE_OPENVINO_SELECT,          /* pdpd, three operands (cond, then, else): OpenVINO
+                                            Select, else then cond onto then (§5.4) */
+    BC_PROFILE_NGRAPH_SELECT,            /* pdpd, three operands: nGraph 2020 Select, then then
+                                            cond onto else, nGraph's PDPD merge (§5.5) */
+    BC_PROFILE_OPENVINO_BROADCAST,       /* pdpd as the Broadcast op's mode pdpd: (target, data),
+                                            two-way inside the window (§5.6) */
+    BC_PROFILE_NGRAPH_EXPLICIT,          /* explicit axes-mapping: nGraph 2020 Broadcast-1
+                                            EXPLICIT, input dims equal, no stretch (§8.4) */
     BC_PROFILE_COUNT
 } bc_profile;
 
@@ -139,6 +147,11 @@ int bc_error_kind_is_invalid_input(bc_error_kind k);
 bc_profile bc_rule_default_profile(bc_rule r);
 /* 1 if the rule accepts the profile (BC_PROFILE_DEFAULT always). */
 int bc_rule_takes_profile(bc_rule r, bc_profile p);
+
+/* 0 for the profiles that state shape inference only (the op modes of
+ * OpenVINO and nGraph, RULES.md §5.4 to §5.6, §8.4): no value is computed
+ * under them.  1 for every other profile. */
+int bc_profile_has_values(bc_profile p);
 
 /* Parameters for a rule with no option given. */
 bc_params bc_params_for(bc_rule r);
