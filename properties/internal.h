@@ -121,6 +121,7 @@ typedef struct bc_known_result {
     char *id, *property, *vector, *link, *note, *reach_rules, *reach_ops, *reach_dtypes,
         *reach_detail, *reach_properties;
     int reach_strided;      /* the reach takes strided value cases only */
+    int reach_min_shapes;   /* the reach takes cases of at least this many shapes (0: any) */
     char klass;
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */

@@ -49,6 +49,7 @@ static const char *const int_div_names[BC_INT_DIV_COUNT] = {"truncate", "floor",
                                                              "nearest"};
 static const char *const int_overflow_names[BC_INT_OVERFLOW_COUNT] = {"wrap", "saturate"};
 static const char *const float16_sum_names[BC_FLOAT16_SUM_COUNT] = {"each", "wide"};
+static const char *const max_elements_names[BC_MAX_ELEMENTS_COUNT] = {"none", "int64"};
 
 static int choice(const char *const *names, int count, const char *value)
 {
@@ -73,6 +74,10 @@ int bc_semantics_set(bc_semantics *s, const char *key, const char *value)
         if ((v = choice(float16_sum_names, BC_FLOAT16_SUM_COUNT, value)) < 0)
             return -2;
         s->float16_sum = (bc_float16_sum)v;
+    } else if (strcmp(key, "max_elements") == 0) {
+        if ((v = choice(max_elements_names, BC_MAX_ELEMENTS_COUNT, value)) < 0)
+            return -2;
+        s->max_elements = (bc_max_elements)v;
     } else {
         return -1;
     }
@@ -81,23 +86,34 @@ int bc_semantics_set(bc_semantics *s, const char *key, const char *value)
 
 int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap)
 {
-    const char *keys[3] = {"int_div", "int_overflow", "float16_sum"};
-    const char *values[3] = {
+    const char *keys[4] = {"int_div", "int_overflow", "float16_sum", "max_elements"};
+    const char *values[4] = {
         (unsigned)s->int_div < BC_INT_DIV_COUNT ? int_div_names[s->int_div] : "?",
         (unsigned)s->int_overflow < BC_INT_OVERFLOW_COUNT ? int_overflow_names[s->int_overflow]
                                                           : "?",
         (unsigned)s->float16_sum < BC_FLOAT16_SUM_COUNT ? float16_sum_names[s->float16_sum]
-                                                        : "?"};
-    const int chosen[3] = {s->int_div != 0, s->int_overflow != 0, s->float16_sum != 0};
+                                                        : "?",
+        (unsigned)s->max_elements < BC_MAX_ELEMENTS_COUNT ? max_elements_names[s->max_elements]
+                                                          : "?"};
+    const int chosen[4] = {s->int_div != 0, s->int_overflow != 0, s->float16_sum != 0,
+                           s->max_elements != 0};
     int len = 0;
     if (cap)
         buf[0] = '\0';
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (!chosen[i])
             continue;
         int n = snprintf(buf + (len < (int)cap ? len : 0), len < (int)cap ? cap - (size_t)len : 0,
                          "%s%s=%s", len ? "," : "", keys[i], values[i]);
         len += n;
+        for (int r = 0; i == 3 && r < BC_RULE_COUNT; r++) {
+            if (!(s->max_elements_rules & (1u << r)))
+                continue;
+            int first = (s->max_elements_rules & ((1u << r) - 1)) == 0;
+            n = snprintf(buf + (len < (int)cap ? len : 0), len < (int)cap ? cap - (size_t)len : 0,
+                         "%s%s", first ? " on " : "/", bc_rule_name((bc_rule)r));
+            len += n;
+        }
     }
     return len;
 }

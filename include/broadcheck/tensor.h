@@ -143,18 +143,37 @@ typedef enum bc_float16_sum {
                             docs/ENGINE.md */
     BC_FLOAT16_SUM_COUNT
 } bc_float16_sum;
+/* The largest element count a shape may have (spec/RULES.md §9.4): a shape
+ * question's answer, not a value's.  Under a limit the SUT must refuse
+ * (error:overflow, or no kind) a case whose result has more elements, must
+ * accept the rest as the rule does, and may refuse an empty shape whose
+ * nonzero dims multiply past the limit (libraries multiply before they see
+ * the 0). */
+typedef enum bc_max_elements {
+    BC_MAX_ELEMENTS_NONE,  /* no limit: any count of dims up to INT64_MAX */
+    BC_MAX_ELEMENTS_INT64, /* INT64_MAX elements (NumPy's npy_intp, PyTorch's numel,
+                              Octave's index type) */
+    BC_MAX_ELEMENTS_COUNT
+} bc_max_elements;
 typedef struct bc_semantics {
     bc_int_div int_div;
     bc_int_overflow int_overflow;
     bc_float16_sum float16_sum;
+    bc_max_elements max_elements;
+    unsigned max_elements_rules; /* 1u << bc_rule: the rules whose questions the limit
+                                    holds on (a library's shape-only functions may have
+                                    none); 0: every rule */
 } bc_semantics;
 
-/* Sets the choice named key ("int_div", "int_overflow", "float16_sum") to
- * value ("truncate", "floor", "nearest-f32", "nearest"; "wrap", "saturate"; "each",
- * "wide"): 0, or -1 for an unknown key, -2 for a value the key does not take. */
+/* Sets the choice named key ("int_div", "int_overflow", "float16_sum",
+ * "max_elements") to value ("truncate", "floor", "nearest-f32", "nearest";
+ * "wrap", "saturate"; "each", "wide"; "none", "int64"): 0, or -1 for an
+ * unknown key, -2 for a value the key does not take. */
 int bc_semantics_set(bc_semantics *s, const char *key, const char *value);
 /* "int_div=floor,float16_sum=wide": the choices other than the reference's
- * own, comma-separated; "" when there are none.  Returns what snprintf does. */
+ * own, comma-separated; "" when there are none (a limit held on some rules
+ * only names them: "max_elements=int64 on onnx-uni/broadcast-to").  Returns
+ * what snprintf does. */
 int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap);
 
 const char *bc_op_name(bc_op op);            /* "add", ..., "or" */
