@@ -400,12 +400,14 @@ static int read_semantics(bc_manifest *m, json_t *sem, const char *path, char *w
         int r = value ? bc_semantics_set(&m->semantics, key, value) : -2;
         if (r == -1)
             return fail(why, cap, "manifest '%s': semantics: unknown choice '%s' (expected "
-                        "int_div, int_overflow, float16_sum or max_elements)", path, key);
+                        "int_div, int_overflow, float16_sum, max_elements or bool_sub)", path,
+                        key);
         static const char int_div[] = "\"truncate\", \"floor\", \"nearest-f32\" or \"nearest\"";
         if (r == -2)
             return fail(why, cap, "manifest '%s': semantics.%s: expected %s", path, key,
                         strcmp(key, "int_div") == 0        ? int_div
                         : strcmp(key, "int_overflow") == 0 ? "\"wrap\" or \"saturate\""
+                        : strcmp(key, "bool_sub") == 0     ? "\"none\" or \"xor\""
                         : strcmp(key, "max_elements") == 0
                             ? "\"none\" or \"int64\" (or {\"limit\": ..., \"rules\": [...]})"
                                                            : "\"each\" or \"wide\"");

@@ -187,24 +187,24 @@ int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t 
 
 /* ---- generation -------------------------------------------------------- */
 
-void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
-                     bc_vector *c)
+void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                     const bc_semantics *semantics, bc_prng *r, bc_vector *c)
 {
     bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
-        bc_value_gen(r, rule, all_kinds, caps, 0, c);
+        bc_value_gen(r, rule, all_kinds, caps, semantics, 0, c);
         return;
     case P_LAYOUT_INVARIANCE:
-        bc_value_gen(r, rule, all_kinds, caps, 1, c);
+        bc_value_gen(r, rule, all_kinds, caps, semantics, 1, c);
         return;
     case P_BROADCAST_THEN_ELEMENTWISE:
         bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
-                     caps, 0, c);
+                     caps, semantics, 0, c);
         return;
     case P_SUM_OF_BROADCAST:
-        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, 0, c);
+        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, semantics, 0, c);
         if (c->value.dtype == BC_BOOL || c->value.dtype == BC_FLOAT16)
             c->value.dtype = BC_INT32; /* no sums on bool; binary16 sums round */
         return;
@@ -972,5 +972,13 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
         bc_arena_reset(ctx->arena);
     if (properties[property].values && bc_value_case_check(c, detail, cap) != 0)
         return BC_CHECK_INVALID;
+    if (properties[property].values && c->value.present &&
+        c->value.kind == BC_VALUE_ELEMENTWISE &&
+        !bc_op_takes_dtype_under(c->value.op, c->value.dtype, &ctx->semantics)) {
+        /* sub on bool: a question only a SUT declaring bool_sub=xor is asked */
+        snprintf(detail, cap, "no value check: %s on %s is defined only under semantics "
+                 "bool_sub=xor", bc_op_name(c->value.op), bc_dtype_name(c->value.dtype));
+        return BC_CHECK_UNSUPPORTED;
+    }
     return checks[property](ctx, c, detail, cap);
 }

@@ -10,14 +10,32 @@
 # choice checked the same way: a SUT that declares it must refuse past it
 # and answer everything below as the rule does (bc_hostile_worker
 # --max-elements N is such a SUT, honest at INT64_MAX, too strict below).
-#   semantics_test.sh BROADCHECK HOSTILE_WORKER
+# Subtraction on bool (semantics bool_sub): never asked by default; under
+# "xor" it is asked and checked, so the conformant adapter, which computes
+# sub on bool as "less" (it was never asked it), diverges there.
+#   semantics_test.sh BROADCHECK HOSTILE_WORKER CONFORMANT_ADAPTER
 set -u
 B=$1
 H=$2
+C=$3
 . "$(dirname "$0")/cli_test_lib.sh"
 
 manifest() { # manifest FILE SEMANTICS-JSON
   printf '{"broadcheck_manifest": 1, "name": "truncating reference", "version": "1",\n "semantics": %s}\n' "$2" >"$1"
+}
+
+# replays NAME MANIFEST [PROPERTY]: the first replay line of $tmp/out (of
+# PROPERTY, if given) carries --manifest MANIFEST and reproduces: exit 1, FAIL.
+replays() {
+  local replay
+  replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | grep -- "${3:-}" | head -1)
+  case "$replay" in
+    *"--manifest $2"*) ;;
+    *) fail "$1: the replay line does not carry the manifest: $replay" ;;
+  esac
+  eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
+  local rc=$?
+  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$1: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
 }
 
 run=(run --sut reference --rule numpy --property value-differential --value-cases 4000 --jobs 2)
@@ -36,15 +54,7 @@ for variant in int_div_floor int_div_nearest int_div_round int_overflow; do
   expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
   grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "$variant: the failure is not a ${detail[$variant]} case"
   grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
-  replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | head -1)
-  case "$replay" in
-    *"--manifest $tmp/$variant.json"*) ;;
-    *) fail "$variant: the replay line does not carry the manifest: $replay" ;;
-  esac
-  # The replay line reproduces (exit 1, FAIL), as printed.
-  eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
-  rc=$?
-  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$variant: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+  replays "$variant" "$tmp/$variant.json"
   python3 - "$tmp/$variant-report.json" "$variant" <<'EOF' || fail "$variant: JSON report"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -92,13 +102,7 @@ expect 1 'verdict: DIVERGES' -- "${limited[@]}" --sut reference --rule numpy,bro
 grep -q 'value semantics: max_elements=int64' "$tmp/out" || fail "max_elements: not named in the summary"
 grep -qE 'detail: +SUT gives \[[0-9,]*\], reference rejects: overflow: the result' "$tmp/out" ||
   fail "max_elements: the reference SUT's failure is not an acceptance past the limit"
-replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | grep shape-differential | head -1)
-case "$replay" in
-  *"--manifest $tmp/limit.json"*) ;;
-  *) fail "max_elements: the replay line does not carry the manifest: $replay" ;;
-esac
-eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
-[ $? = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || fail "max_elements: replay: $replay"
+replays max_elements "$tmp/limit.json" shape-differential
 expect 1 '^FAIL shape-differential on reference: SUT gives \[2,4611686018427387904\], reference rejects: overflow' -- \
   replay --sut reference --manifest "$tmp/limit.json" --property shape-differential 'numpy [2,4611686018427387904] [1]'
 # Below the limit, and on an empty result, the reference SUT's acceptance is right.
@@ -137,6 +141,28 @@ low_sut="exec:$H --max-elements 4611686018427387904"
 expect 1 'verdict: DIVERGES' -- "${limited[@]}" --sut "$low_sut"
 expect 1 '^FAIL shape-differential on .*SUT gives error:overflow, reference gives \[3,2305843009213693952\]' -- \
   replay --sut "$low_sut" --manifest "$tmp/limit.json" --property shape-differential 'numpy [3,2305843009213693952] [1]'
+# ---- bool_sub: xor --------------------------------------------------------
+manifest "$tmp/bool-sub.json" '{"bool_sub": "xor"}'
+boolrun=(run --sut "$C" --rule none,numpy --property value-differential --value-cases 6000 --jobs 2)
+expect 1 'verdict: DIVERGES' -- "${boolrun[@]}" --manifest "$tmp/bool-sub.json"
+grep -qE 'minimal: +(none|numpy) op=sub dtype=bool' "$tmp/out" || fail "bool_sub: the failure is not a sub on bool case"
+grep -qE 'detail: +bool SUT: element .* is [01], reference has [01]' "$tmp/out" || fail "bool_sub: the detail"
+replays bool_sub "$tmp/bool-sub.json"
+# Without the declaration sub on bool is never asked: the same SUT conforms,
+# and a line that asks it is no question (exit 2, saying why).
+expect 0 'verdict: CONFORMS$' -- "${boolrun[@]}"
+expect 2 'sub on bool is defined only under semantics bool_sub=xor' -- \
+  replay --sut "$C" --property value-differential 'numpy op=sub dtype=bool [2] [2]'
+# One case by hand: the adapter's sub on bool is not a xor b.
+expect 1 'bool SUT: element \[[0-9]\] is [01], reference has [01]' -- \
+  replay --sut "$C" --manifest "$tmp/bool-sub.json" --property value-differential 'none op=sub dtype=bool [4] [4]'
+# The reference SUT computes no sub on bool (its own semantics refuse it):
+# under xor it declines those questions, it does not pass them.
+expect 2 'does not support a query' -- \
+  replay --sut reference --manifest "$tmp/bool-sub.json" --property value-differential 'none op=sub dtype=bool [4] [4]'
+manifest "$tmp/bad-bool.json" '{"bool_sub": "or"}'
+expect 2 'semantics.bool_sub: expected "none" or "xor"' -- "${run[@]}" --manifest "$tmp/bad-bool.json"
+
 manifest "$tmp/bad-limit.json" '{"max_elements": "int32"}'
 expect 2 'semantics.max_elements: expected "none" or "int64"' -- "${run[@]}" --manifest "$tmp/bad-limit.json"
 
