@@ -258,7 +258,7 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
     static const char *const fields[] = {"id", "class", "property", "case", "link", "note",
                                          "reach", NULL};
     static const char *const reach_fields[] = {"rules", "ops",        "dtypes", "detail",
-                                               "properties", "strided", NULL};
+                                               "properties", "strided", "min_shapes", NULL};
     if (!json_is_array(list))
         return fail(why, cap, "manifest '%s': known_divergences: must be a list", path);
     size_t n = json_array_size(list);
@@ -344,6 +344,13 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
                             rwhere);
             k->reach_strided = json_is_true(v);
         }
+        if ((v = json_object_get(reach, "min_shapes"))) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > BC_VECTOR_MAX_SHAPES)
+                return fail(why, cap, "manifest '%s': %s: 'min_shapes' must be a number of "
+                            "shapes, 1 to %d", path, rwhere, BC_VECTOR_MAX_SHAPES);
+            k->reach_min_shapes = (int)json_integer_value(v);
+        }
         if (k->reach_detail) {
             regex_t re;
             int err = regcomp(&re, k->reach_detail, REG_EXTENDED | REG_NOSUB);
@@ -370,16 +377,39 @@ static int read_semantics(bc_manifest *m, json_t *sem, const char *path, char *w
     const char *key;
     json_t *v;
     json_object_foreach(sem, key, v) {
+        if (strcmp(key, "max_elements") == 0 && json_is_object(v)) {
+            /* {"limit": "int64", "rules": [...]}: the limit on those rules only */
+            static const char *const fields[] = {"limit", "rules", NULL};
+            const char *limit = NULL;
+            json_t *rules = json_object_get(v, "rules");
+            if (only_known_fields(v, fields, path, "semantics.max_elements", why, cap) != 0 ||
+                get_string(v, "limit", 1, &limit, path, "semantics.max_elements", why, cap) != 0)
+                return -1;
+            if (!rules)
+                return fail(why, cap, "manifest '%s': semantics.max_elements: 'rules' is "
+                            "required in this form (the rules the limit holds on)", path);
+            if (get_names(rules, rule_index, "rule", path, "semantics.max_elements.rules",
+                          &m->semantics.max_elements_rules, NULL, 0, why, cap) != 0)
+                return -1;
+            if (m->semantics.max_elements_rules == 0)
+                return fail(why, cap, "manifest '%s': semantics.max_elements.rules: name at "
+                            "least one rule", path);
+            v = json_object_get(v, "limit");
+        }
         const char *value = json_string_value(v);
         int r = value ? bc_semantics_set(&m->semantics, key, value) : -2;
         if (r == -1)
             return fail(why, cap, "manifest '%s': semantics: unknown choice '%s' (expected "
-                        "int_div, int_overflow or float16_sum)", path, key);
+                        "int_div, int_overflow, float16_sum, max_elements or bool_sub)", path,
+                        key);
         static const char int_div[] = "\"truncate\", \"floor\", \"nearest-f32\" or \"nearest\"";
         if (r == -2)
             return fail(why, cap, "manifest '%s': semantics.%s: expected %s", path, key,
                         strcmp(key, "int_div") == 0        ? int_div
                         : strcmp(key, "int_overflow") == 0 ? "\"wrap\" or \"saturate\""
+                        : strcmp(key, "bool_sub") == 0     ? "\"none\" or \"xor\""
+                        : strcmp(key, "max_elements") == 0
+                            ? "\"none\" or \"int64\" (or {\"limit\": ..., \"rules\": [...]})"
                                                            : "\"each\" or \"wide\"");
     }
     return 0;

@@ -121,6 +121,7 @@ typedef struct bc_known_result {
     char *id, *property, *vector, *link, *note, *reach_rules, *reach_ops, *reach_dtypes,
         *reach_detail, *reach_properties;
     int reach_strided;      /* the reach takes strided value cases only */
+    int reach_min_shapes;   /* the reach takes cases of at least this many shapes (0: any) */
     char klass;
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
@@ -238,8 +239,8 @@ void bc_check_ctx_release(bc_check_ctx *ctx);
 
 /* Generates the case that `property` checks on `rule` from r; value cases
  * ask mostly for what caps says the SUT computes. */
-void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
-                     bc_vector *c);
+void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                     const bc_semantics *semantics, bc_prng *r, bc_vector *c);
 /* Checks one case; on failure writes what disagreed into detail. */
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap);

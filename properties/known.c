@@ -93,6 +93,7 @@ int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n)
         k->klass = e->klass;
         k->reach = e->reach;
         k->reach_strided = e->reach_strided;
+        k->reach_min_shapes = e->reach_min_shapes;
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
             !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;
@@ -125,16 +126,17 @@ typedef struct case_facts {
     const char *op;    /* NULL: not a value case (a shape or partial line) */
     const char *dtype;
     int strided;       /* a value case with layout= */
+    int nshapes;       /* the shapes of the line */
 } case_facts;
 
 static case_facts facts_of(const char *line)
 {
-    case_facts f = {0, NULL, NULL, NULL, 0};
+    case_facts f = {0, NULL, NULL, NULL, 0, 0};
     char why[256];
     if (bc_vector_line_is_partial(line)) {
         bc_pvector *v = malloc(sizeof *v);
         if (v && bc_pvector_parse(line, v, why, sizeof why) == 1)
-            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL, 0};
+            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL, 0, v->nshapes};
         free(v);
         return f;
     }
@@ -143,7 +145,7 @@ static case_facts facts_of(const char *line)
         f = (case_facts){1, bc_rule_name(v->params.rule),
                          v->value.present ? bc_value_case_op_name(&v->value) : NULL,
                          v->value.present ? bc_dtype_name(v->value.dtype) : NULL,
-                         v->value.present && v->value.layout != 0};
+                         v->value.present && v->value.layout != 0, v->nshapes};
     free(v);
     return f;
 }
@@ -153,7 +155,7 @@ static case_facts facts_of(const char *line)
 static int within_reach(const bc_known_result *k, const case_facts *f, const char *detail)
 {
     if (!k->reach || !f->parsed || !in_list(k->reach_rules, f->rule) ||
-        (k->reach_strided && !f->strided))
+        (k->reach_strided && !f->strided) || f->nshapes < k->reach_min_shapes)
         return 0;
     if (k->detail_regex && regexec(k->detail_regex, detail, 0, NULL, 0) != 0)
         return 0;
@@ -213,7 +215,7 @@ int bc_known_reach(const bc_run_result *res, int property, const char *line, con
 {
     int count;
     const bc_property_info *props = bc_properties(&count);
-    case_facts facts = {0, NULL, NULL, NULL, 0};
+    case_facts facts = {0, NULL, NULL, NULL, 0, 0};
     for (int i = 0; i < res->nknown; i++) {
         const bc_known_result *k = &res->known[i];
         if (!reaches_property(k, props[property].name))

@@ -66,7 +66,8 @@ bc_known_info bc_run_known(const bc_run_result *r, int i)
                                        k->vector,   k->link,       k->note,
                                        k->reach,    k->reach_rules, k->reach_ops,
                                        k->reach_dtypes, k->reach_detail,
-                                       k->reach_properties, k->reach_strided};
+                                       k->reach_properties, k->reach_strided,
+                                       k->reach_min_shapes};
     info.status = k->status;
     info.detail = k->detail;
     info.explained = k->explained;

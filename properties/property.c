@@ -187,24 +187,24 @@ int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t 
 
 /* ---- generation -------------------------------------------------------- */
 
-void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps, bc_prng *r,
-                     bc_vector *c)
+void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                     const bc_semantics *semantics, bc_prng *r, bc_vector *c)
 {
     bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
-        bc_value_gen(r, rule, all_kinds, caps, 0, c);
+        bc_value_gen(r, rule, all_kinds, caps, semantics, 0, c);
         return;
     case P_LAYOUT_INVARIANCE:
-        bc_value_gen(r, rule, all_kinds, caps, 1, c);
+        bc_value_gen(r, rule, all_kinds, caps, semantics, 1, c);
         return;
     case P_BROADCAST_THEN_ELEMENTWISE:
         bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
-                     caps, 0, c);
+                     caps, semantics, 0, c);
         return;
     case P_SUM_OF_BROADCAST:
-        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, 0, c);
+        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, semantics, 0, c);
         if (c->value.dtype == BC_BOOL || c->value.dtype == BC_FLOAT16)
             c->value.dtype = BC_INT32; /* no sums on bool; binary16 sums round */
         return;
@@ -236,8 +236,8 @@ static int run_stopping(bc_check_ctx *ctx, bc_sut_answer *a)
     return 1;
 }
 
-static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
-                bc_sut_answer *a)
+static void ask_sut(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
+                    bc_sut_answer *a)
 {
     memset(a, 0, sizeof *a);
     if (run_stopping(ctx, a))
@@ -246,6 +246,72 @@ static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *sh
     ctx->sut->ops->infer_shape(ctx->sut, p, n, shapes, a);
     if (ctx->answered)
         ctx->answered(ctx->hook, a);
+}
+
+/* ---- a declared element limit (semantics max_elements, RULES.md §9.4) ---- */
+
+typedef enum limit_class {
+    LIMIT_FITS,       /* must be answered as the rule answers it */
+    LIMIT_MAY_REFUSE, /* empty, but its nonzero dims multiply past the limit */
+    LIMIT_OVER        /* more elements than the limit: must be refused */
+} limit_class;
+
+static limit_class shape_limit(const bc_shape *s)
+{
+    int64_t product = 1;
+    int empty = 0, over = 0;
+    for (int k = 0; k < s->rank; k++) {
+        if (s->dims[k] == 0)
+            empty = 1;
+        else if (s->dims[k] > 0 && !over && __builtin_mul_overflow(product, s->dims[k], &product))
+            over = 1;
+    }
+    return !over ? LIMIT_FITS : empty ? LIMIT_MAY_REFUSE : LIMIT_OVER;
+}
+
+/* What a declared limit makes of a shape question whose reference answer is
+ * `result` (NULL: the rule rejects it).  The result must fit; an operand
+ * past the limit (only possible beside an empty result, or in a case the
+ * rule rejects anyway) may be refused for it, as a library that builds its
+ * operands first does. */
+static limit_class question_limit(const bc_check_ctx *ctx, const bc_params *p, int n,
+                                  const bc_shape *shapes, const bc_shape *result)
+{
+    const unsigned rules = ctx->semantics.max_elements_rules;
+    if (ctx->semantics.max_elements == BC_MAX_ELEMENTS_NONE ||
+        (rules != 0 && ((unsigned)p->rule >= BC_RULE_COUNT || !(rules & (1u << p->rule)))))
+        return LIMIT_FITS;
+    limit_class worst = result ? shape_limit(result) : LIMIT_FITS;
+    for (int i = 0; i < n && worst == LIMIT_FITS; i++)
+        if (shape_limit(&shapes[i]) != LIMIT_FITS)
+            worst = LIMIT_MAY_REFUSE;
+    return worst;
+}
+
+/* A refusal the limit explains: no kind, or overflow. */
+static int limit_refusal(const bc_sut_answer *a)
+{
+    return a->status == BC_SUT_REJECTED && (a->kind == BC_OK || a->kind == BC_ERR_OVERFLOW);
+}
+
+/* What a metamorphic property asks: the SUT's answer, except that a refusal
+ * the declared limit explains is "unsupported" (the question was past what
+ * the SUT declares it holds: comparing it with another answer says nothing
+ * about the rule; shape-differential checks the refusal itself). */
+static void ask(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
+                bc_sut_answer *a)
+{
+    ask_sut(ctx, p, n, shapes, a);
+    if (ctx->semantics.max_elements == BC_MAX_ELEMENTS_NONE || !limit_refusal(a))
+        return;
+    bc_shape want;
+    bc_error err;
+    int accepted = bc_infer(p, n, shapes, &want, &err) == BC_OK;
+    limit_class limit = question_limit(ctx, p, n, shapes, accepted ? &want : NULL);
+    if (limit == LIMIT_FITS || (!accepted && a->kind == BC_OK))
+        return; /* an ordinary rejection, compared as one */
+    a->status = BC_SUT_UNSUPPORTED;
+    snprintf(a->message, sizeof a->message, "refused past the declared element limit");
 }
 
 static void describe(const bc_sut_answer *a, char *buf, size_t cap)
@@ -296,7 +362,7 @@ static bc_check nothing_to_compare(bc_check_ctx *ctx, const bc_vector *c, char *
                                    size_t cap)
 {
     bc_sut_answer a;
-    ask(ctx, &c->params, c->nshapes, c->shapes, &a);
+    ask_sut(ctx, &c->params, c->nshapes, c->shapes, &a);
     if (a.status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
     if (a.status != BC_SUT_INTERNAL_ERROR)
@@ -310,14 +376,24 @@ static bc_check nothing_to_compare(bc_check_ctx *ctx, const bc_vector *c, char *
 static bc_check shape_differential(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
 {
     bc_sut_answer a;
-    ask(ctx, &c->params, c->nshapes, c->shapes, &a);
+    ask_sut(ctx, &c->params, c->nshapes, c->shapes, &a);
     if (a.status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
     bc_shape want;
     bc_error err;
     bc_error_kind kind = bc_infer(&c->params, c->nshapes, c->shapes, &want, &err);
+    limit_class limit =
+        question_limit(ctx, &c->params, c->nshapes, c->shapes, kind == BC_OK ? &want : NULL);
+    if (limit != LIMIT_FITS && limit_refusal(&a))
+        return BC_CHECK_PASS; /* refused as the declared element limit allows */
     char got[1400], ref[1400];
     describe(&a, got, sizeof got);
+    if (limit == LIMIT_OVER) {
+        bc_shape_format(&want, ref, sizeof ref);
+        snprintf(detail, cap, "SUT gives %s, reference rejects: overflow: the result %s has more "
+                 "than the declared max_elements (int64: 2^63 - 1)", got, ref);
+        return BC_CHECK_FAIL;
+    }
     if (kind == BC_OK) {
         if (a.status == BC_SUT_OK && bc_shape_equal(&a.shape, &want))
             return BC_CHECK_PASS;
@@ -917,5 +993,13 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
         bc_arena_reset(ctx->arena);
     if (properties[property].values && bc_value_case_check(c, detail, cap) != 0)
         return BC_CHECK_INVALID;
+    if (properties[property].values && c->value.present &&
+        c->value.kind == BC_VALUE_ELEMENTWISE &&
+        !bc_op_takes_dtype_under(c->value.op, c->value.dtype, &ctx->semantics)) {
+        /* sub on bool: a question only a SUT declaring bool_sub=xor is asked */
+        snprintf(detail, cap, "no value check: %s on %s is defined only under semantics "
+                 "bool_sub=xor", bc_op_name(c->value.op), bc_dtype_name(c->value.dtype));
+        return BC_CHECK_UNSUPPORTED;
+    }
     return checks[property](ctx, c, detail, cap);
 }

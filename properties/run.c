@@ -227,7 +227,7 @@ static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, 
     if (is_partial(property))
         bc_pproperty_gen(property, rule, run->partial_caps, g, c->pv);
     else
-        bc_property_gen(property, rule, &run->caps, g, c->v);
+        bc_property_gen(property, rule, &run->caps, &run->config->semantics, g, c->v);
 }
 
 static bc_check case_check(int property, bc_check_ctx *ctx, const run_case *c, char *detail,

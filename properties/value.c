@@ -243,19 +243,20 @@ static bc_dtype pick_dtype(bc_prng *r, unsigned allowed)
     return BC_INT32; /* not reached */
 }
 
-/* The dtypes on which some op of `ops` is defined. */
-static unsigned dtypes_for_ops(unsigned ops)
+/* The dtypes on which some op of `ops` is defined (under semantics s:
+ * bool_sub=xor defines sub on bool). */
+static unsigned dtypes_for_ops(unsigned ops, const bc_semantics *s)
 {
     unsigned d = 0;
     for (int t = 0; t < BC_DTYPE_COUNT; t++)
         for (int op = 0; op < BC_OP_COUNT; op++)
-            if ((ops >> op) & 1u && bc_op_takes_dtype((bc_op)op, (bc_dtype)t))
+            if ((ops >> op) & 1u && bc_op_takes_dtype_under((bc_op)op, (bc_dtype)t, s))
                 d |= 1u << t;
     return d;
 }
 
 void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
-                  int strided, bc_vector *c)
+                  const bc_semantics *semantics, int strided, bc_vector *c)
 {
     unsigned allowed = kinds & kinds_of_rule(rule);
     if (allowed & caps->kinds)
@@ -274,8 +275,8 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
     if (ops & caps->ops)
         ops &= caps->ops;
     unsigned dtypes = caps->dtypes;
-    if (v.kind == BC_VALUE_ELEMENTWISE && (dtypes & dtypes_for_ops(ops)))
-        dtypes &= dtypes_for_ops(ops);
+    if (v.kind == BC_VALUE_ELEMENTWISE && (dtypes & dtypes_for_ops(ops, semantics)))
+        dtypes &= dtypes_for_ops(ops, semantics);
     /* Sums are not defined on bool.  (binary16 sums of these values pass
      * 2048, where the order of the additions changes the result: a library
      * that accumulates in float32 declares float16_sum=wide, and is checked
@@ -287,11 +288,11 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
     if (v.kind == BC_VALUE_BROADCAST || v.kind == BC_VALUE_SUM_TO_SHAPE)
         req.expand_percent = 15;
     if (v.kind == BC_VALUE_ELEMENTWISE) {
-        if (!((dtypes_for_ops(ops) >> v.dtype) & 1u))
+        if (!((dtypes_for_ops(ops, semantics) >> v.dtype) & 1u))
             ops = nary ? nary_ops : all_ops; /* nothing declared fits: ask anyway */
         do {
             v.op = (bc_op)bc_prng_below(r, BC_OP_COUNT);
-        } while (!((ops >> v.op) & 1u) || !bc_op_takes_dtype(v.op, v.dtype));
+        } while (!((ops >> v.op) & 1u) || !bc_op_takes_dtype_under(v.op, v.dtype, semantics));
         req.min_operands = nary ? 3 : 2;
         req.max_operands = nary ? 4 : 2;
         /* a quarter of the n-ary cases fold 5 to as many operands as the SUT takes */

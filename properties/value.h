@@ -38,7 +38,7 @@ void *bc_arena_alloc(bc_arena *a, size_t size);
  * 10 % of cases with a 0 dim), and the layout and values seeds.  strided:
  * always a non-contiguous layout (else 60 % of the time). */
 void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
-                  int strided, bc_vector *c);
+                  const bc_semantics *semantics, int strided, bc_vector *c);
 
 /* ---- a value question from a case ----------------------------------------- */
 

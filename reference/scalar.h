@@ -85,7 +85,8 @@
         T r;                                                                           \
         return __builtin_mul_overflow(a, b, &r) ? (bc_neg(a) != bc_neg(b) ? (MINV) : (MAXV)) \
                                                 : r;                                   \
-    }
+    }                                                                                  \
+    static inline T N##_sub_xor(T a, T b) { return N##_sub(a, b); }
 
 /* x < 0 for any integer type (a function: uint8_t's x < 0 would warn). */
 static inline int bc_neg(int64_t x) { return x < 0; }
@@ -109,7 +110,8 @@ static inline float bc_round_half_even_f32(float x)
     static inline T N##_div_nearest(T a, T b) { return N##_div(a, b); }                \
     static inline T N##_add_saturate(T a, T b) { return N##_add(a, b); }               \
     static inline T N##_sub_saturate(T a, T b) { return N##_sub(a, b); }               \
-    static inline T N##_mul_saturate(T a, T b) { return N##_mul(a, b); }
+    static inline T N##_mul_saturate(T a, T b) { return N##_mul(a, b); }              \
+    static inline T N##_sub_xor(T a, T b) { return N##_sub(a, b); }
 
 /* Floats: IEEE arithmetic, each result rounded to T (the cast; for
  * _Float16 the arithmetic happens in float, which rounds binary16 + - * /
@@ -142,7 +144,9 @@ static inline float bc_round_half_even_f32(float x)
 
 /* Bool (bytes 0/1; nonzero reads as true): add is or and mul is and (as
  * numpy); max is or, min is and; sub and div are refused before any
- * kernel runs (bc_op_takes_dtype), the two below are never called. */
+ * kernel runs (bc_op_takes_dtype), except sub as the variant sub(xor)
+ * (semantics bool_sub=xor: bool_sub_xor is bool_sub, true - true is
+ * false); bool_div is never called. */
 static inline uint8_t bool_add(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) | (b != 0)); }
 static inline uint8_t bool_sub(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) ^ (b != 0)); }
 static inline uint8_t bool_mul(uint8_t a, uint8_t b) { return (uint8_t)((a != 0) & (b != 0)); }
@@ -200,6 +204,7 @@ BC_SCALAR_FLOAT(f16, _Float16)
     X(BC_OP_DIV_NEAREST, N, T, div_nearest, T)                                         \
     X(BC_OP_ADD_SATURATE, N, T, add_saturate, T)                                       \
     X(BC_OP_SUB_SATURATE, N, T, sub_saturate, T)                                       \
-    X(BC_OP_MUL_SATURATE, N, T, mul_saturate, T)
+    X(BC_OP_MUL_SATURATE, N, T, mul_saturate, T)                                       \
+    X(BC_OP_SUB_XOR, N, T, sub_xor, T)
 
 #endif

@@ -28,7 +28,7 @@ static const char *const op_names[BC_OP_ENGINE_COUNT] = {
     [BC_OP_DIV_FLOOR] = "div(floor)",           [BC_OP_DIV_NEAREST_F32] = "div(nearest-f32)",
     [BC_OP_DIV_NEAREST] = "div(nearest)",
     [BC_OP_ADD_SATURATE] = "add(saturate)",     [BC_OP_SUB_SATURATE] = "sub(saturate)",
-    [BC_OP_MUL_SATURATE] = "mul(saturate)",
+    [BC_OP_MUL_SATURATE] = "mul(saturate)",     [BC_OP_SUB_XOR] = "sub(xor)",
 };
 
 /* Each semantic variant's op, so it is refused and typed as that op is. */
@@ -39,7 +39,8 @@ static bc_op base_op(bc_op op)
     case BC_OP_DIV_NEAREST_F32:
     case BC_OP_DIV_NEAREST: return BC_OP_DIV;
     case BC_OP_ADD_SATURATE: return BC_OP_ADD;
-    case BC_OP_SUB_SATURATE: return BC_OP_SUB;
+    case BC_OP_SUB_SATURATE:
+    case BC_OP_SUB_XOR: return BC_OP_SUB;
     case BC_OP_MUL_SATURATE: return BC_OP_MUL;
     default: return op;
     }
@@ -49,6 +50,8 @@ static const char *const int_div_names[BC_INT_DIV_COUNT] = {"truncate", "floor",
                                                              "nearest"};
 static const char *const int_overflow_names[BC_INT_OVERFLOW_COUNT] = {"wrap", "saturate"};
 static const char *const float16_sum_names[BC_FLOAT16_SUM_COUNT] = {"each", "wide"};
+static const char *const max_elements_names[BC_MAX_ELEMENTS_COUNT] = {"none", "int64"};
+static const char *const bool_sub_names[BC_BOOL_SUB_COUNT] = {"none", "xor"};
 
 static int choice(const char *const *names, int count, const char *value)
 {
@@ -73,6 +76,14 @@ int bc_semantics_set(bc_semantics *s, const char *key, const char *value)
         if ((v = choice(float16_sum_names, BC_FLOAT16_SUM_COUNT, value)) < 0)
             return -2;
         s->float16_sum = (bc_float16_sum)v;
+    } else if (strcmp(key, "max_elements") == 0) {
+        if ((v = choice(max_elements_names, BC_MAX_ELEMENTS_COUNT, value)) < 0)
+            return -2;
+        s->max_elements = (bc_max_elements)v;
+    } else if (strcmp(key, "bool_sub") == 0) {
+        if ((v = choice(bool_sub_names, BC_BOOL_SUB_COUNT, value)) < 0)
+            return -2;
+        s->bool_sub = (bc_bool_sub)v;
     } else {
         return -1;
     }
@@ -81,23 +92,35 @@ int bc_semantics_set(bc_semantics *s, const char *key, const char *value)
 
 int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap)
 {
-    const char *keys[3] = {"int_div", "int_overflow", "float16_sum"};
-    const char *values[3] = {
+    const char *keys[5] = {"int_div", "int_overflow", "float16_sum", "max_elements", "bool_sub"};
+    const char *values[5] = {
         (unsigned)s->int_div < BC_INT_DIV_COUNT ? int_div_names[s->int_div] : "?",
         (unsigned)s->int_overflow < BC_INT_OVERFLOW_COUNT ? int_overflow_names[s->int_overflow]
                                                           : "?",
         (unsigned)s->float16_sum < BC_FLOAT16_SUM_COUNT ? float16_sum_names[s->float16_sum]
-                                                        : "?"};
-    const int chosen[3] = {s->int_div != 0, s->int_overflow != 0, s->float16_sum != 0};
+                                                        : "?",
+        (unsigned)s->max_elements < BC_MAX_ELEMENTS_COUNT ? max_elements_names[s->max_elements]
+                                                          : "?",
+        (unsigned)s->bool_sub < BC_BOOL_SUB_COUNT ? bool_sub_names[s->bool_sub] : "?"};
+    const int chosen[5] = {s->int_div != 0, s->int_overflow != 0, s->float16_sum != 0,
+                           s->max_elements != 0, s->bool_sub != 0};
     int len = 0;
     if (cap)
         buf[0] = '\0';
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         if (!chosen[i])
             continue;
         int n = snprintf(buf + (len < (int)cap ? len : 0), len < (int)cap ? cap - (size_t)len : 0,
                          "%s%s=%s", len ? "," : "", keys[i], values[i]);
         len += n;
+        for (int r = 0; i == 3 && r < BC_RULE_COUNT; r++) {
+            if (!(s->max_elements_rules & (1u << r)))
+                continue;
+            int first = (s->max_elements_rules & ((1u << r) - 1)) == 0;
+            n = snprintf(buf + (len < (int)cap ? len : 0), len < (int)cap ? cap - (size_t)len : 0,
+                         "%s%s", first ? " on " : "/", bc_rule_name((bc_rule)r));
+            len += n;
+        }
     }
     return len;
 }
@@ -109,6 +132,8 @@ static int is_integer(bc_dtype t)
 
 bc_op bc_op_under(bc_op op, bc_dtype t, const bc_semantics *s)
 {
+    if (s && t == BC_BOOL && op == BC_OP_SUB && s->bool_sub == BC_BOOL_SUB_XOR)
+        return BC_OP_SUB_XOR;
     if (!s || !is_integer(t))
         return op;
     if (op == BC_OP_DIV)
@@ -191,8 +216,17 @@ int bc_op_takes_dtype(bc_op op, bc_dtype t)
 {
     if ((unsigned)op >= BC_OP_ENGINE_COUNT || !bc_dtype_available(t))
         return 0;
+    if (op == BC_OP_SUB_XOR)
+        return 1;
     op = base_op(op);
     return !(t == BC_BOOL && (op == BC_OP_SUB || op == BC_OP_DIV));
+}
+
+int bc_op_takes_dtype_under(bc_op op, bc_dtype t, const bc_semantics *s)
+{
+    return bc_op_takes_dtype(op, t) || (s && s->bool_sub == BC_BOOL_SUB_XOR &&
+                                        op == BC_OP_SUB && t == BC_BOOL &&
+                                        bc_dtype_available(t));
 }
 
 /* ---- views ----------------------------------------------------------- */

@@ -663,6 +663,7 @@ static int collect_known(merger *m)
         k->reach_detail = dup_text(reach, "detail");
         k->reach_properties = dup_text(reach, "properties");
         k->reach_strided = json_is_true(json_object_get(reach, "strided"));
+        k->reach_min_shapes = (int)json_integer_value(json_object_get(reach, "min_shapes"));
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
             !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
             return -1;

@@ -409,6 +409,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
                 sb_printf(b, ", also properties %s", k->reach_properties);
             if (k->reach_strided)
                 sb_puts(b, ", strided inputs only");
+            if (k->reach_min_shapes)
+                sb_printf(b, ", cases of %d shapes or more", k->reach_min_shapes);
         }
         sb_puts(b, "\n");
     }
@@ -630,6 +632,8 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(reach, "detail", jstr(k->reach_detail), &bad);
             jset(reach, "properties", jstr(k->reach_properties), &bad);
             jset(reach, "strided", json_boolean(k->reach_strided), &bad);
+            if (k->reach_min_shapes) /* left out when 0: reports before it stay as they were */
+                jset(reach, "min_shapes", json_integer(k->reach_min_shapes), &bad);
             jset(jk, "reach", reach, &bad);
         } else {
             jset(jk, "reach", json_null(), &bad);
@@ -1177,6 +1181,8 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
                 }
                 if (k->reach_strided)
                     sb_puts(b, ", strided inputs only");
+                if (k->reach_min_shapes)
+                    sb_printf(b, ", cases of %d shapes or more", k->reach_min_shapes);
                 sb_puts(b, ")");
             }
             if (k->link[0]) {

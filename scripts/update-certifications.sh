@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reruns every library's certification (scripts/certify-libraries.sh) and
-# regenerates docs/CERTIFICATIONS.md's table from its JSON reports, which
+# regenerates docs/CERTIFICATIONS.md's table and each page's matrix block
+# (scripts/certification_pages.py) from its JSON reports, which
 # are kept in docs/certifications/reports/ (CTest's docs.certifications
 # checks that the two agree).
 #   scripts/update-certifications.sh [--time SECONDS] [--no-setup] [--build DIR]
@@ -40,4 +41,7 @@ begin, end = doc.index("<!-- summarize: begin"), doc.index("<!-- summarize: end"
 begin = doc.index("\n", begin) + 1
 open(sys.argv[1], "w").write(doc[:begin] + table + doc[end:])
 PY
-echo "update-certifications: docs/CERTIFICATIONS.md and docs/certifications/reports/ updated"
+# Each page's matrix block, from the report its marker names (the prose
+# around it is the page's own).
+python3 scripts/certification_pages.py "$build/broadcheck" docs/certifications
+echo "update-certifications: docs/CERTIFICATIONS.md, each page's matrix and docs/certifications/reports/ updated"

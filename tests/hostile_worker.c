@@ -21,6 +21,13 @@
  *                   terminal escapes; its HELLO name has some too
  *   --marker FILE   where --spin says it is spinning (written, then renamed)
  *   --log FILE      appends one line per question received
+ *   --max-elements N  refuses (error:overflow) a case the rule accepts when
+ *                   its result has more than N elements (a library's
+ *                   element limit, spec/RULES.md §9.4: N =
+ *                   9223372036854775807 is the limit semantics max_elements
+ *                   "int64" declares)
+ *   --refuse-empty  with --max-elements, also refuses an empty result whose
+ *                   nonzero dims multiply past INT64_MAX (as Octave does)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +44,8 @@ typedef struct when {
 } when;
 
 typedef struct options {
+    int64_t max_elements; /* 0: no limit */
+    int refuse_empty;
     int wrong_rank;
     when wrong, never, spin, dbl, escape, huge, zero_pairs;
     long huge_mb;
@@ -141,6 +150,22 @@ static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
     bc_error_kind kind = bc_infer(&q->params, q->n, q->shapes, &a.shape, &err);
     a.status = kind == BC_OK ? BC_SUT_OK : BC_SUT_REJECTED;
     a.kind = kind;
+    if (o->max_elements > 0 && kind == BC_OK) {
+        /* the product of the nonzero dims, as a library multiplies them out
+         * before it sees a 0; past INT64_MAX, or an element count past N */
+        int64_t product = 1;
+        int empty = 0, over = 0;
+        for (int k = 0; k < a.shape.rank; k++) {
+            if (a.shape.dims[k] == 0)
+                empty = 1;
+            else if (!over && __builtin_mul_overflow(product, a.shape.dims[k], &product))
+                over = 1;
+        }
+        if ((over && (!empty || o->refuse_empty)) || (!empty && product > o->max_elements)) {
+            a.status = BC_SUT_REJECTED;
+            a.kind = BC_ERR_OVERFLOW;
+        }
+    }
     if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 && q->shapes[0].rank == o->wrong_rank &&
         a.shape.rank < BC_MAX_RANK)
         a.shape.dims[a.shape.rank++] = 1;
@@ -197,6 +222,11 @@ int main(int argc, char **argv)
             o.wrong_rank = atoi(v);
             o.wrong = (when){1, rule};
             i++;
+        } else if (strcmp(a, "--max-elements") == 0 && v) {
+            o.max_elements = strtoll(v, NULL, 10);
+            i++;
+        } else if (strcmp(a, "--refuse-empty") == 0) {
+            o.refuse_empty = 1;
         } else if (strcmp(a, "--huge") == 0 && v) {
             o.huge_mb = atol(v);
             o.huge = (when){1, rule};

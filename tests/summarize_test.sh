@@ -12,6 +12,7 @@ B=$1
 
 cat >"$tmp/manifest.json" <<'EOF'
 {"broadcheck_manifest": 1, "name": "zero-wildcard demo", "version": "1.0",
+ "semantics": {"int_div": "floor"},
  "known_divergences": [{"id": "zero-pairs-with-any", "class": "a", "property": "shape-differential",
    "case": "numpy [0] [2]", "note": "a 0 dim pairs with any dim"}]}
 EOF
@@ -31,12 +32,37 @@ rc=$?
 
 # The Markdown: one row per SUT, the report's own verdict and counts.
 grep -q '^# Three SUTs$' "$tmp/s.md" || fail "no title"
-grep -q '^| reference | broadcheck [0-9.]* | CONFORMS | 4 | 0 | 0 | 0 |  |$' "$tmp/s.md" ||
+grep -q '^| reference | broadcheck [0-9.]* | CONFORMS | – | 4 | 0 | 0 | 0 |  |$' "$tmp/s.md" ||
   fail "the reference row: $(grep '^| reference' "$tmp/s.md")"
-grep -q '^| zero-wildcard demo | 1.0 | CONFORMS WITH KNOWN DIVERGENCES (1) | 0 | 0 | 1 | 0 | `zero-pairs-with-any` (a, xfail) |$' "$tmp/s.md" ||
+grep -q '^| zero-wildcard demo | 1.0 | CONFORMS WITH KNOWN DIVERGENCES (1) | `int_div=floor` | 0 | 0 | 1 | 0 | `zero-pairs-with-any` (a, xfail) |$' "$tmp/s.md" ||
   fail "the known row: $(grep '^| zero-wildcard' "$tmp/s.md")"
 grep -q '^| mutant:max-dim | mutant | DIVERGES: ' "$tmp/s.md" || fail "the diverging row"
 grep -q '^broadcheck replay --sut mutant:max-dim ' "$tmp/s.md" || fail "no replay line of the new failure"
+
+# One report's matrix block for its docs/certifications page: the report's
+# cells with their counts, its verdict and semantics.
+"$B" summarize --matrix "$tmp/page.md" "$tmp/known.json"
+rc=$?
+[ $rc = 0 ] || fail "summarize --matrix of a conforming SUT: exit $rc"
+python3 - "$tmp/known.json" "$tmp/page.md" <<'EOF' || fail "the page matrix is not the report's"
+import json, sys
+r = json.load(open(sys.argv[1]))
+page = open(sys.argv[2], encoding="utf-8").read()
+assert "**CONFORMS WITH KNOWN DIVERGENCES (1)**; declared semantics: `int_div=floor`." in page, page
+cell = [c for c in r["cells"] if c["rule"] == "numpy" and c["property"] == "shape-differential"][0]
+assert cell["verdict"] == "xfail", cell
+row = [l for l in page.splitlines() if l.startswith("| numpy |")]
+assert row == ["| numpy | ⚠️ %d (%d known) |" % (cell["passed"], cell["known_failed"])], row
+t = r["totals"]
+assert "Cases: %d passed, %d failed, %d known, %d unsupported." % (
+    t["passed"], t["failed"], t["known_failed"], t["unsupported"]) in page
+EOF
+"$B" summarize --matrix - "$tmp/diverges.json" >"$tmp/page2.md"
+[ $? = 1 ] || fail "summarize --matrix of a diverging SUT: not exit 1"
+grep -qE '^\| numpy \| ❌ [0-9]+/[0-9]+ \|' "$tmp/page2.md" || fail "a failing cell's counts: $(grep '^| numpy' "$tmp/page2.md")"
+"$B" summarize --matrix "$tmp/two.md" "$tmp/reference.json" "$tmp/known.json" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'exactly one' "$tmp/err" || fail "--matrix of two reports is not refused: $(cat "$tmp/err")"
+[ ! -e "$tmp/two.md" ] || fail "--matrix of two reports wrote a block"
 
 # Bad input: named, exit 2, nothing written.
 echo '{"schema": "other"}' >"$tmp/bad.json"
@@ -70,6 +96,8 @@ for k in range(3):
 assert dom.count('class="pass"') >= 4 and 'class="xfail"' in dom and 'class="fail"' in dom
 assert 'href="#sut-2-failure-0"' in dom and 'id="sut-2-failure-0"' in dom, "no link to the failure"
 assert "CONFORMS WITH KNOWN DIVERGENCES (1)" in dom
+cells = re.findall(r'<td class="semantics">(.*?)</td>', summary.group(1))
+assert cells == ["the reference's own", "<code>int_div=floor</code>", "the reference's own"], cells
 EOF
 shot=${SUMMARY_SCREENSHOT:-$tmp/shot.png}
 "$browser" "${flags[@]}" --window-size=1400,900 --screenshot="$shot" "file://$tmp/s.html" \

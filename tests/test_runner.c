@@ -977,7 +977,7 @@ static void test_value_cases_follow_the_caps(void **state)
         for (uint64_t i = 0; i < 20000; i++) {
             bc_prng r;
             bc_prng_init(&r, 5, 0x51, i);
-            bc_property_gen(p, BC_RULE_NUMPY, &caps, &r, v);
+            bc_property_gen(p, BC_RULE_NUMPY, &caps, NULL, &r, v);
             char why[256];
             if (bc_value_case_check(v, why, sizeof why) != 0)
                 fail_msg("case %llu is not a case broadcheck computes: %s",

@@ -344,9 +344,32 @@ static void test_semantic_variants(void **state)
     expect_binary(BC_OP_SUB_SATURATE, none, BC_INT64, "[2]", s64a, "[2]", s64b, "[2]",
                   (int64_t[]){INT64_MAX - 2, INT64_MIN});
 
-    char text[96];
+    /* bool_sub=xor: sub on bool is a - b converted back to bool (xor);
+     * refused without it, and on other dtypes sub(xor) is sub */
+    assert_int_equal(bc_op_under(BC_OP_SUB, BC_BOOL, &sem), BC_OP_SUB);
+    assert_int_equal(bc_op_takes_dtype_under(BC_OP_SUB, BC_BOOL, &sem), 0);
+    assert_int_equal(bc_semantics_set(&sem, "bool_sub", "xor"), 0);
+    assert_int_equal(bc_op_under(BC_OP_SUB, BC_BOOL, &sem), BC_OP_SUB_XOR);
+    assert_int_equal(bc_op_under(BC_OP_SUB, BC_INT8, &sem), BC_OP_SUB_SATURATE);
+    assert_int_equal(bc_op_takes_dtype_under(BC_OP_SUB, BC_BOOL, &sem), 1);
+    assert_int_equal(bc_op_takes_dtype_under(BC_OP_DIV, BC_BOOL, &sem), 0);
+    assert_int_equal(bc_op_takes_dtype(BC_OP_SUB, BC_BOOL), 0);
+    const uint8_t xa[] = {1, 1, 0, 0}, xb[] = {1, 0, 1, 0};
+    expect_binary(BC_OP_SUB_XOR, none, BC_BOOL, "[4]", xa, "[4]", xb, "[4]",
+                  (uint8_t[]){0, 1, 1, 0});
+    const int8_t xi[] = {-128, 5}, xj[] = {1, 7};
+    expect_binary(BC_OP_SUB_XOR, none, BC_INT8, "[2]", xi, "[2]", xj, "[2]",
+                  (int8_t[]){127, -2});
+
+    char text[128];
     bc_semantics_format(&sem, text, sizeof text);
-    assert_string_equal(text, "int_div=nearest,int_overflow=saturate");
+    assert_string_equal(text, "int_div=nearest,int_overflow=saturate,bool_sub=xor");
+    assert_int_equal(bc_semantics_set(&sem, "bool_sub", "or"), -2);
+    bc_semantics limited = {0};
+    assert_int_equal(bc_semantics_set(&limited, "max_elements", "int64"), 0);
+    limited.max_elements_rules = (1u << BC_RULE_ONNX_UNI) | (1u << BC_RULE_BROADCAST_TO);
+    bc_semantics_format(&limited, text, sizeof text);
+    assert_string_equal(text, "max_elements=int64 on onnx-uni/broadcast-to");
     assert_int_equal(bc_semantics_set(&sem, "int_div", "round"), -2);
     assert_int_equal(bc_semantics_set(&sem, "intdiv", "floor"), -1);
     bc_semantics none_chosen = {0};

@@ -114,6 +114,7 @@ typedef enum bc_op {
     BC_OP_ADD_SATURATE,
     BC_OP_SUB_SATURATE,
     BC_OP_MUL_SATURATE,
+    BC_OP_SUB_XOR, /* sub on bool as xor (bool_sub=xor); other dtypes: sub */
     BC_OP_ENGINE_COUNT /* every op the evaluators compute */
 } bc_op;
 
@@ -143,18 +144,48 @@ typedef enum bc_float16_sum {
                             docs/ENGINE.md */
     BC_FLOAT16_SUM_COUNT
 } bc_float16_sum;
+/* The largest element count a shape may have (spec/RULES.md §9.4): a shape
+ * question's answer, not a value's.  Under a limit the SUT must refuse
+ * (error:overflow, or no kind) a case whose result has more elements, must
+ * accept the rest as the rule does, and may refuse an empty shape whose
+ * nonzero dims multiply past the limit (libraries multiply before they see
+ * the 0). */
+typedef enum bc_max_elements {
+    BC_MAX_ELEMENTS_NONE,  /* no limit: any count of dims up to INT64_MAX */
+    BC_MAX_ELEMENTS_INT64, /* INT64_MAX elements (NumPy's npy_intp, PyTorch's numel,
+                              Octave's index type) */
+    BC_MAX_ELEMENTS_COUNT
+} bc_max_elements;
+/* Subtraction on bool (docs/ENGINE.md "Value semantics"): NumPy and
+ * PyTorch refuse it, so by default it is never asked; a library whose bool
+ * arithmetic is integer arithmetic converted back to bool (true - true is
+ * false, false - true is true: C++'s bool, TF.js's wasm backend) declares
+ * xor, and is asked and checked. */
+typedef enum bc_bool_sub {
+    BC_BOOL_SUB_NONE, /* not defined: never asked (NumPy, PyTorch raise) */
+    BC_BOOL_SUB_XOR,  /* a - b converted to bool: a xor b */
+    BC_BOOL_SUB_COUNT
+} bc_bool_sub;
 typedef struct bc_semantics {
     bc_int_div int_div;
     bc_int_overflow int_overflow;
     bc_float16_sum float16_sum;
+    bc_max_elements max_elements;
+    unsigned max_elements_rules; /* 1u << bc_rule: the rules whose questions the limit
+                                    holds on (a library's shape-only functions may have
+                                    none); 0: every rule */
+    bc_bool_sub bool_sub;
 } bc_semantics;
 
-/* Sets the choice named key ("int_div", "int_overflow", "float16_sum") to
- * value ("truncate", "floor", "nearest-f32", "nearest"; "wrap", "saturate"; "each",
- * "wide"): 0, or -1 for an unknown key, -2 for a value the key does not take. */
+/* Sets the choice named key ("int_div", "int_overflow", "float16_sum",
+ * "max_elements", "bool_sub") to value ("truncate", "floor", "nearest-f32",
+ * "nearest"; "wrap", "saturate"; "each", "wide"; "none", "int64"; "none",
+ * "xor"): 0, or -1 for an unknown key, -2 for a value the key does not take. */
 int bc_semantics_set(bc_semantics *s, const char *key, const char *value);
 /* "int_div=floor,float16_sum=wide": the choices other than the reference's
- * own, comma-separated; "" when there are none.  Returns what snprintf does. */
+ * own, comma-separated; "" when there are none (a limit held on some rules
+ * only names them: "max_elements=int64 on onnx-uni/broadcast-to").  Returns
+ * what snprintf does. */
 int bc_semantics_format(const bc_semantics *s, char *buf, size_t cap);
 
 const char *bc_op_name(bc_op op);            /* "add", ..., "or" */
@@ -166,8 +197,12 @@ const char *bc_evaluator_name(bc_evaluator ev); /* "naive", "fast" */
 bc_op bc_op_under(bc_op op, bc_dtype t, const bc_semantics *s);
 /* The dtype op gives for inputs of dtype t. */
 bc_dtype bc_op_result_dtype(bc_op op, bc_dtype t);
-/* 1 if op is defined on dtype t (sub and div refuse bool; add and mul on bool are or and and). */
+/* 1 if op is defined on dtype t (sub and div refuse bool; add and mul on bool are or and and;
+ * the variant sub(xor) takes bool). */
 int bc_op_takes_dtype(bc_op op, bc_dtype t);
+/* 1 if op is defined on t under semantics s (NULL: the reference's own):
+ * as bc_op_takes_dtype, and sub on bool under bool_sub=xor. */
+int bc_op_takes_dtype_under(bc_op op, bc_dtype t, const bc_semantics *s);
 
 /* The four kinds of value operation a property asks a SUT to compute
  * (sut.h's bc_eval_request). */
