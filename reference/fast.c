@@ -310,6 +310,10 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
 static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int64_t rows,
                         int64_t cols, int64_t size, int stream)
 {
+    if (so0 == size && so1 == cols * size) { /* one run of memory: one call */
+        cols *= rows;
+        rows = 1;
+    }
     for (int64_t i = 0; i < rows; i++, o += so1, buf += cols * size) {
         if (so0 == size) {
             if (stream)
@@ -355,7 +359,13 @@ typedef struct exec {
     int64_t size[BC_PLAN_MAX_OPS];
     int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
     unsigned gathered;/* bit j: input j is transposed and gathered per tile */
+    struct buffers *buf; /* with route or gathered: the call's buffers */
 } exec;
+
+/* The output piece and the gathered tiles, one set per call. */
+typedef struct buffers {
+    union { double d; int64_t i; char c[PIECE_BYTES]; } out, gathered[MAX_GATHERED];
+} buffers;
 
 enum { ROUTE_DIRECT, ROUTE_COPY, ROUTE_STREAM };
 
@@ -379,15 +389,11 @@ static unsigned transposed_inputs(const bc_plan *pl, const int64_t *size)
     return mask;
 }
 
-/* One n1 x n0 block, directly or in pieces through the buffers. */
-static void run_block(const exec *x, int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
-                      const int64_t *s0)
+/* One n1 x n0 block in pieces through the call's buffers. */
+static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
+                       const int64_t *s0)
 {
-    if (x->route == ROUTE_DIRECT && !x->gathered) {
-        x->fn(n1, n0, p, s1, s0, x->aux);
-        return;
-    }
-    union { double d; int64_t i; char c[PIECE_BYTES]; } obuf, gbuf[MAX_GATHERED];
+    buffers *const bufs = x->buf;
     const int64_t osize = x->size[0];
     int64_t rows, cols;
     if (x->gathered) {
@@ -411,23 +417,33 @@ static void run_block(const exec *x, int64_t n1, int64_t n0, char *const *p, con
                 t1[j] = s1[j];
                 t0[j] = s0[j];
                 if (x->gathered & (1u << j)) {
-                    gather_piece(gbuf[g].c, q[j], s1[j], s0[j], r, c, x->size[j]);
-                    q[j] = gbuf[g++].c;
+                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j]);
+                    q[j] = bufs->gathered[g++].c;
                     t1[j] = c * x->size[j];
                     t0[j] = x->size[j];
                 }
             }
             if (x->route != ROUTE_DIRECT) {
-                q[0] = obuf.c;
+                q[0] = bufs->out.c;
                 t1[0] = c * osize;
                 t0[0] = osize;
             }
             x->fn(r, c, q, t1, t0, x->aux);
             if (x->route != ROUTE_DIRECT)
-                write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], obuf.c, r, c, osize,
+                write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], bufs->out.c, r, c, osize,
                             x->route == ROUTE_STREAM);
         }
     }
+}
+
+/* One n1 x n0 block, directly or in pieces through the buffers. */
+static inline void run_block(const exec *x, int64_t n1, int64_t n0, char *const *p,
+                             const int64_t *s1, const int64_t *s0)
+{
+    if (x->route == ROUTE_DIRECT && !x->gathered)
+        x->fn(n1, n0, p, s1, s0, x->aux);
+    else
+        run_pieces(x, n1, n0, p, s1, s0);
 }
 
 static void run_plan(const bc_plan *pl, const exec *x)
@@ -464,6 +480,16 @@ static void run_plan(const bc_plan *pl, const exec *x)
         if (k < 0)
             return;
     }
+}
+
+/* The plan with the call's buffers on the stack (out of line: a direct
+ * call does not set up, or probe page by page under
+ * -fstack-clash-protection, their 64 KiB). */
+static __attribute__((noinline)) void run_routed(const bc_plan *pl, exec *x)
+{
+    buffers bufs;
+    x->buf = &bufs;
+    run_plan(pl, x);
 }
 
 /* Byte range [*lo, *hi) operand j of the plan reaches. */
@@ -526,7 +552,13 @@ static int64_t nt_min_bytes(void)
 static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const int64_t *size,
                        int64_t out_bytes, int tiles)
 {
-    exec x = {fn, aux, pl->nops, {0}, ROUTE_DIRECT, 0};
+    exec x; /* not zero-filled: size[] has room for 65 operands, a tiny call uses 3 */
+    x.fn = fn;
+    x.aux = aux;
+    x.nops = pl->nops;
+    x.route = ROUTE_DIRECT;
+    x.gathered = 0;
+    x.buf = NULL;
     for (int j = 0; j < pl->nops; j++)
         x.size[j] = size[j];
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
@@ -539,7 +571,10 @@ static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const i
         x.route = ROUTE_COPY;
     if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes())
         x.route = ROUTE_STREAM;
-    run_plan(pl, &x);
+    if (x.route == ROUTE_DIRECT && !x.gathered)
+        run_plan(pl, &x);
+    else
+        run_routed(pl, &x);
 #ifdef __SSE2__
     if (x.route == ROUTE_STREAM)
         _mm_sfence(); /* streamed lines reach memory before anyone reads the output */
@@ -590,7 +625,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0};
+        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0, NULL};
         run_plan(&pl, &x);
         return;
     }
