@@ -80,36 +80,54 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
 
 /* ---- binary kernels -------------------------------------------------- */
 
-#define BINARY_KERNEL(OPE, N, T, NAME, OT)                                             \
-    static inline __attribute__((always_inline)) void row_##N##_##NAME(                \
-        int64_t n, char *restrict o, int64_t so,                                       \
-                                        const char *restrict a, int64_t sa,            \
-                                        const char *restrict b, int64_t sb)            \
+/* The loops, one per stride case, always inlined so that each kernel holds
+ * its vector code (and kernel_vector_test.sh finds it there). */
+#define BINARY_LOOPS(N, T, NAME, OT)                                                   \
+    static inline __attribute__((always_inline)) void vv_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T *restrict pa, const T *restrict pb)        \
     {                                                                                  \
-        if (so == (int64_t)sizeof(OT)) {                                               \
-            OT *restrict po = (OT *)o;                                                 \
-            if (sa == (int64_t)sizeof(T) && sb == (int64_t)sizeof(T)) {                \
-                const T *restrict pa = (const T *)a, *restrict pb = (const T *)b;      \
-                BC_SIMD for (int64_t i = 0; i < n; i++)                                \
-                    po[i] = N##_##NAME(pa[i], pb[i]);                                  \
-                return;                                                                \
-            }                                                                          \
-            if (sa == (int64_t)sizeof(T) && sb == 0) {                                 \
-                const T *restrict pa = (const T *)a, y = *(const T *)b;                \
-                BC_SIMD for (int64_t i = 0; i < n; i++)                                \
-                    po[i] = N##_##NAME(pa[i], y);                                      \
-                return;                                                                \
-            }                                                                          \
-            if (sa == 0 && sb == (int64_t)sizeof(T)) {                                 \
-                const T x = *(const T *)a, *restrict pb = (const T *)b;                \
-                BC_SIMD for (int64_t i = 0; i < n; i++)                                \
-                    po[i] = N##_##NAME(x, pb[i]);                                      \
-                return;                                                                \
-            }                                                                          \
-        }                                                                              \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(pa[i], pb[i]);                                          \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void vs_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T *restrict pa, const T y)                   \
+    {                                                                                  \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(pa[i], y);                                              \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void sv_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T x, const T *restrict pb)                   \
+    {                                                                                  \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(x, pb[i]);                                              \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void gs_##N##_##NAME(                 \
+        int64_t n, char *restrict o, int64_t so, const char *restrict a, int64_t sa,   \
+        const char *restrict b, int64_t sb)                                            \
+    {                                                                                  \
         for (int64_t i = 0; i < n; i++)                                                \
             *(OT *)(o + i * so) = N##_##NAME(*(const T *)(a + i * sa),                 \
                                              *(const T *)(b + i * sb));                \
+    }
+
+/* row_: one row, its stride case picked for the row (the n-ary fold's
+ * chunks); k_: a 2-D block, its stride case picked once for all its rows
+ * (short rows, rank 8's 8 x 8 blocks, pay the dispatch once per block). */
+#define BINARY_KERNEL(OPE, N, T, NAME, OT)                                             \
+    BINARY_LOOPS(N, T, NAME, OT)                                                       \
+    static void row_##N##_##NAME(int64_t n, char *restrict o, int64_t so,              \
+                                 const char *restrict a, int64_t sa,                   \
+                                 const char *restrict b, int64_t sb)                   \
+    {                                                                                  \
+        const int64_t e = (int64_t)sizeof(T);                                          \
+        if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
+            vv_##N##_##NAME(n, (OT *)o, (const T *)a, (const T *)b);                   \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
+            vs_##N##_##NAME(n, (OT *)o, (const T *)a, *(const T *)b);                  \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
+            sv_##N##_##NAME(n, (OT *)o, *(const T *)a, (const T *)b);                  \
+        else                                                                           \
+            gs_##N##_##NAME(n, o, so, a, sa, b, sb);                                   \
     }                                                                                  \
     static void k_##N##_##NAME(int64_t n1, int64_t n0, char *const *p, const int64_t *s1, \
                                const int64_t *s0, const void *aux)                     \
@@ -117,8 +135,21 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         (void)aux;                                                                     \
         char *o = p[0];                                                                \
         const char *a = p[1], *b = p[2];                                               \
-        for (int64_t i = 0; i < n1; i++, o += s1[0], a += s1[1], b += s1[2])           \
-            row_##N##_##NAME(n0, o, s0[0], a, s0[1], b, s0[2]);                        \
+        const int64_t so = s0[0], sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);      \
+        const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
+        if (so == (int64_t)sizeof(OT) && sa == e && sb == e) {                         \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                vv_##N##_##NAME(n0, (OT *)o, (const T *)a, (const T *)b);              \
+        } else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0) {                  \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                vs_##N##_##NAME(n0, (OT *)o, (const T *)a, *(const T *)b);             \
+        } else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e) {                  \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                sv_##N##_##NAME(n0, (OT *)o, *(const T *)a, (const T *)b);             \
+        } else {                                                                       \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                gs_##N##_##NAME(n0, o, so, a, sa, b, sb);                              \
+        }                                                                              \
     }
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
@@ -360,6 +391,9 @@ typedef struct exec {
     int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
     unsigned gathered;/* bit j: input j is transposed and gathered per tile */
     struct buffers *buf; /* with route or gathered: the call's buffers */
+    int batched;      /* ROUTE_STREAM of an output written in memory order, block
+                         after block, each smaller than the buffer: blocks are
+                         packed into the buffer and streamed out a buffer at a time */
 } exec;
 
 /* The output piece and the gathered tiles, one set per call. */
@@ -463,8 +497,32 @@ static void run_plan(const bc_plan *pl, const exec *x)
         n0 = pl->dims[R - 1];
     if (R >= 2)
         n1 = pl->dims[R - 2];
+    /* batched: the kernel writes block after block into the buffer, which
+     * goes out whole (the output's blocks follow each other in memory) */
+    char *dst = p[0];
+    int64_t fill = 0, t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
+    const int64_t block = n1 * n0 * x->size[0];
+    if (x->batched) {
+        memcpy(t1, s1, sizeof t1[0] * (size_t)nops);
+        memcpy(t0, s0, sizeof t0[0] * (size_t)nops);
+        t1[0] = n0 * x->size[0];
+        t0[0] = x->size[0];
+    }
     for (;;) {
-        run_block(x, n1, n0, p, s1, s0);
+        if (x->batched) {
+            if (fill + block > (int64_t)sizeof x->buf->out.c) {
+                stream_bytes(dst, x->buf->out.c, (size_t)fill);
+                dst += fill;
+                fill = 0;
+            }
+            char *o = p[0];
+            p[0] = x->buf->out.c + fill;
+            x->fn(n1, n0, p, t1, t0, x->aux);
+            p[0] = o;
+            fill += block;
+        } else {
+            run_block(x, n1, n0, p, s1, s0);
+        }
         /* the odometer over the outer axes 0 .. R-3 */
         int k = R - 3;
         for (; k >= 0; k--) {
@@ -478,8 +536,10 @@ static void run_plan(const bc_plan *pl, const exec *x)
                 p[j] -= pl->strides[j][k] * (pl->dims[k] - 1);
         }
         if (k < 0)
-            return;
+            break;
     }
+    if (x->batched)
+        stream_bytes(dst, x->buf->out.c, (size_t)fill);
 }
 
 /* The plan with the call's buffers on the stack (out of line: a direct
@@ -521,6 +581,23 @@ static int output_overlaps(const bc_plan *pl, const int64_t *size)
     return 0;
 }
 
+/* 1 if the plan walks the output in memory order without gaps (row-major
+ * strides) and a 2-D block fits the buffer: the blocks can be batched. */
+static int in_memory_order(const bc_plan *pl, int64_t size)
+{
+    const int R = pl->rank;
+    int64_t want = size;
+    for (int r = R - 1; r >= 0; r--) {
+        if (pl->strides[0][r] != want)
+            return 0;
+        want *= pl->dims[r];
+    }
+    int64_t block = size;
+    for (int r = R - 1; r >= 0 && r >= R - 2; r--)
+        block *= pl->dims[r];
+    return block <= PIECE_BYTES;
+}
+
 /* Outputs of at least this many bytes are written with non-temporal
  * stores: the last-level cache as the C library reports it, at most
  * 32 MiB (a VM reports its host's whole L3, 300 MiB on the development
@@ -559,6 +636,7 @@ static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const i
     x.route = ROUTE_DIRECT;
     x.gathered = 0;
     x.buf = NULL;
+    x.batched = 0;
     for (int j = 0; j < pl->nops; j++)
         x.size[j] = size[j];
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
@@ -569,8 +647,10 @@ static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const i
     const int contiguous_out = pl->rank >= 1 && pl->strides[0][pl->rank - 1] == size[0];
     if (output_overlaps(pl, size))
         x.route = ROUTE_COPY;
-    if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes())
+    if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
         x.route = ROUTE_STREAM;
+        x.batched = !x.gathered && in_memory_order(pl, size[0]);
+    }
     if (x.route == ROUTE_DIRECT && !x.gathered)
         run_plan(pl, &x);
     else
@@ -625,7 +705,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0, NULL};
+        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0, NULL, 0};
         run_plan(&pl, &x);
         return;
     }
