@@ -110,6 +110,24 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
                                              *(const T *)(b + i * sb));                \
     }
 
+/* The rows of a 2-D block through FN(count, ...).  Rows of 16 or 32 bytes
+ * (rank 8's 8 floats, rank 5's 4) get a loop of constant length, which the
+ * compiler turns into straight vector code: no trip-count set-up, no
+ * remainder test, per row. */
+#define EACH_ROW(FN, ...)                                                              \
+    do {                                                                               \
+        if (n0 * e == 32) {                                                            \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(32 / e, __VA_ARGS__);                                               \
+        } else if (n0 * e == 16) {                                                     \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(16 / e, __VA_ARGS__);                                               \
+        } else {                                                                       \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(n0, __VA_ARGS__);                                                   \
+        }                                                                              \
+    } while (0)
+
 /* row_: one row, its stride case picked for the row (the n-ary fold's
  * chunks); k_: a 2-D block, its stride case picked once for all its rows
  * (short rows, rank 8's 8 x 8 blocks, pay the dispatch once per block). */
@@ -137,16 +155,13 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         const char *a = p[1], *b = p[2];                                               \
         const int64_t so = s0[0], sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);      \
         const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
-        if (so == (int64_t)sizeof(OT) && sa == e && sb == e) {                         \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                vv_##N##_##NAME(n0, (OT *)o, (const T *)a, (const T *)b);              \
-        } else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0) {                  \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                vs_##N##_##NAME(n0, (OT *)o, (const T *)a, *(const T *)b);             \
-        } else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e) {                  \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                sv_##N##_##NAME(n0, (OT *)o, *(const T *)a, (const T *)b);             \
-        } else {                                                                       \
+        if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
+            EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
+            EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
+            EACH_ROW(sv_##N##_##NAME, (OT *)o, *(const T *)a, (const T *)b);           \
+        else {                                                                       \
             for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
                 gs_##N##_##NAME(n0, o, so, a, sa, b, sb);                              \
         }                                                                              \
