@@ -55,9 +55,9 @@ typedef struct pattern {
 
 static const pattern patterns[] = {
     {"same", "[4096,4096]", "[4096,4096]", 0, 0, "same shapes, read 2 write 1"},
-    {"row", "[4096,4096]", "[4096]", 0, 0, "a row broadcast down the rows of b"},
-    {"row-first", "[1,4096]", "[4096,4096]", 0, 0, "row, the broadcast operand first"},
-    {"column", "[4096,4096]", "[4096,1]", 0, 0, "a column broadcast along the rows"},
+    {"row", "[4096,4096]", "[4096]", 0, 0, "b, a row, broadcast down the rows of a"},
+    {"row-first", "[1,4096]", "[4096,4096]", 0, 0, "a, a row, broadcast down the rows of b"},
+    {"column", "[4096,4096]", "[4096,1]", 0, 0, "b, a column, broadcast along the rows of a"},
     {"scalar", "[4096,4096]", "[]", 0, 0, "a scalar, read 1 write 1"},
     {"outer", "[4096,1]", "[1,4096]", 0, 0, "outer sum, write-only"},
     {"rank5-outer", "[64,1,64,1,64]", "[1,64,1,64,1]", 0, 0,
