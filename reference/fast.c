@@ -342,14 +342,17 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
     size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
     if (head > bytes)
         head = bytes;
-    memcpy(dst, src, head);
-    dst += head;
-    src += head;
-    bytes -= head;
+    if (head) {
+        memcpy(dst, src, head);
+        dst += head;
+        src += head;
+        bytes -= head;
+    }
     for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
 #endif
-    memcpy(dst, src, bytes);
+    if (bytes)
+        memcpy(dst, src, bytes);
 }
 
 /* Rows of `cols` elements from the packed buffer to the output view. */
@@ -386,6 +389,29 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
         for (int64_t i = 0; i < rows; i++)                                             \
             memcpy(&dst[i * cols], src + i * sa1, sizeof(E));                          \
     }
+#ifdef __SSE2__
+    /* 4-byte elements whose memory rows are contiguous (a transposed
+     * matrix): 4 x 4 blocks moved with SSE shuffles, bits untouched */
+    if (size == 4 && sa1 == 4 && rows % 4 == 0 && cols % 4 == 0) {
+        for (int64_t j = 0; j < cols; j += 4) {
+            const float *c0 = (const float *)(const void *)(a + j * sa0);
+            const float *c1 = (const float *)(const void *)(a + (j + 1) * sa0);
+            const float *c2 = (const float *)(const void *)(a + (j + 2) * sa0);
+            const float *c3 = (const float *)(const void *)(a + (j + 3) * sa0);
+            float *d = (float *)(void *)buf + j;
+            for (int64_t i = 0; i < rows; i += 4) {
+                __m128 r0 = _mm_loadu_ps(c0 + i), r1 = _mm_loadu_ps(c1 + i);
+                __m128 r2 = _mm_loadu_ps(c2 + i), r3 = _mm_loadu_ps(c3 + i);
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                _mm_storeu_ps(d + i * cols, r0);
+                _mm_storeu_ps(d + (i + 1) * cols, r1);
+                _mm_storeu_ps(d + (i + 2) * cols, r2);
+                _mm_storeu_ps(d + (i + 3) * cols, r3);
+            }
+        }
+        return;
+    }
+#endif
     switch (size) {
     case 1: GATHER(uint8_t) break;
     case 2: GATHER(uint16_t) break;
