@@ -530,10 +530,17 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
         }
         fprintf(js, "\n]}\n");
     }
-    fprintf(out, "\nmedians over rounds (min-max of the ratio); limit = best of plain, nt, memset "
-                 "stores in the same round\n");
-    fprintf(out, "%-17s %-38s %7s %7s %-6s %-15s %7s %-15s\n", "pattern", "shapes", "GB/s",
-            "limit", "best", "vs limit", "numpy", "vs numpy");
+    int any_large = 0, any_small = 0;
+    for (int i = 0; i < NPATTERNS; i++) {
+        any_large |= selected[i] && !patterns[i].small;
+        any_small |= selected[i] && patterns[i].small;
+    }
+    if (any_large) {
+        fprintf(out, "\nmedians over rounds (min-max of the ratio); limit = best of plain, nt, "
+                     "memset stores in the same round\n");
+        fprintf(out, "%-17s %-38s %7s %7s %-6s %-15s %7s %-15s\n", "pattern", "shapes", "GB/s",
+                "limit", "best", "vs limit", "numpy", "vs numpy");
+    }
     for (int i = 0; i < NPATTERNS; i++) {
         if (!selected[i] || patterns[i].small)
             continue;
@@ -550,8 +557,9 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
         fprintf(out, "%-17s %-38s %7.2f %7.2f %-6s %-15s %7s %-15s\n", pt->name, shapes,
                 d[i].engine.median, d[i].best_limit.median, d[i].best_way, vl, npg, npr);
     }
-    fprintf(out, "\n%-17s %-38s %8s %9s %-15s\n", "pattern", "shapes", "ns/call", "numpy ns",
-            "vs numpy");
+    if (any_small)
+        fprintf(out, "\n%-17s %-38s %8s %9s %-15s\n", "pattern", "shapes", "ns/call",
+                "numpy ns", "vs numpy");
     for (int i = 0; i < NPATTERNS; i++) {
         if (!selected[i] || !patterns[i].small)
             continue;
