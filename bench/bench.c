@@ -1,24 +1,47 @@
 /*
- * The bench: for each pattern, the bytes per second the fast engine moves
- * (the output plus each input's distinct elements, once) and the ratio to
- * (a) this machine's memory bandwidth, measured in the same run by a triad
- * loop, and (b) NumPy on the same pattern and dtype, measured in the same
- * run by bench/numpy_bench.py when the interpreter has numpy.
+ * The bench: for each pattern, the fast engine, NumPy and the memory limit
+ * measured back to back, round after round (rounds of engine / NumPy /
+ * limit per pattern), so that a shared machine's drifts hit all three alike
+ * and every ratio is taken within one round.
  *
- * Statistic: the median of `repeat` timed runs, each after the caches were
- * flushed by writing a buffer larger than the last-level cache.  Small
- * patterns are timed as nanoseconds per call over many calls in a row
- * (warm caches: the latency of shape inference, checks and plan included).
+ * Large patterns: the bytes the operation must move (the output plus each
+ * input's distinct elements, once) per second of wall clock, each timed run
+ * after a cache flush (reading a buffer twice the last-level cache, at
+ * least 256 MiB, at most 1 GiB: clean lines, so no write-back lands in the
+ * next timing).  The limit is the best, in the same round, of three ways to
+ * move the same bytes with no broadcasting at all: a vector loop with plain
+ * stores, the same loop with non-temporal stores, and memset for the output
+ * after reading the inputs.  Inputs the size of the output are streamed
+ * from memory; smaller ones are read from a 16 KiB block that stays in L1,
+ * as the engine's broadcast inputs do.
+ *
+ * Small patterns: nanoseconds of thread CPU time per call over a batch of
+ * calls in a row (warm caches; shape inference, checks and plan included).
+ *
+ * Page policy, the same for every buffer of 4 MiB or more of the engine,
+ * NumPy (numpy_bench.py) and the limit loops: transparent huge pages
+ * requested with madvise(MADV_HUGEPAGE) on 2 MiB-aligned memory.  The
+ * kernel's THP mode (/sys/kernel/mm/transparent_hugepage/enabled) is
+ * printed: with "never" neither side gets huge pages.
+ *
+ * Statistics: min, median and max over the rounds of every measurement;
+ * the ratios are the median of the per-round ratios.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "bench.h"
 
+#include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "broadcheck/tensor.h"
 
@@ -27,34 +50,55 @@ typedef struct pattern {
     const char *a, *b; /* shapes */
     int transposed;    /* a is the transpose of a contiguous [d1,d0] matrix */
     int small;         /* report ns per call */
+    const char *what;
 } pattern;
 
 static const pattern patterns[] = {
-    {"same", "[4096,4096]", "[4096,4096]", 0, 0},
-    {"row", "[4096,4096]", "[4096]", 0, 0},
-    {"column", "[4096,4096]", "[4096,1]", 0, 0},
-    {"outer", "[4096,1]", "[1,4096]", 0, 0},
-    {"scalar", "[4096,4096]", "[]", 0, 0},
-    {"stretched-first", "[1,4096]", "[4096,4096]", 0, 0},
-    {"interleaved", "[64,1,64,1,64]", "[1,64,1,64,1]", 0, 0},
-    {"transposed", "[4096,4096]", "[4096,4096]", 1, 0},
-    {"rank8", "[8,8,8,8,8,8,8,8]", "[1,8,1,8,1,8,1,8]", 0, 0},
-    {"tiny", "[3,4]", "[4]", 0, 1},
-    {"rank5-small", "[2,1,3,1,4]", "[1,5,1,6,1]", 0, 1},
+    {"same", "[4096,4096]", "[4096,4096]", 0, 0, "same shapes, read 2 write 1"},
+    {"row", "[4096,4096]", "[4096]", 0, 0, "b, a row, broadcast down the rows of a"},
+    {"row-first", "[1,4096]", "[4096,4096]", 0, 0, "a, a row, broadcast down the rows of b"},
+    {"column", "[4096,4096]", "[4096,1]", 0, 0, "b, a column, broadcast along the rows of a"},
+    {"scalar", "[4096,4096]", "[]", 0, 0, "a scalar, read 1 write 1"},
+    {"outer", "[4096,1]", "[1,4096]", 0, 0, "outer sum, write-only"},
+    {"rank5-outer", "[64,1,64,1,64]", "[1,64,1,64,1]", 0, 0,
+     "alternating stretched axes, rank 5, write-only"},
+    {"rank8-write-only", "[8,1,8,1,8,1,8,1]", "[1,8,1,8,1,8,1,8]", 0, 0,
+     "alternating stretched axes, rank 8, write-only"},
+    {"rank8-read-write", "[8,8,8,8,8,8,8,8]", "[1,8,1,8,1,8,1,8]", 0, 0,
+     "rank 8, a full, b alternating: read 1 write 1"},
+    {"transposed", "[4096,4096]", "[4096,4096]", 1, 0, "a transposed view plus b"},
+    {"tiny", "[3,4]", "[4]", 0, 1, "12 elements: the per-call cost"},
+    {"rank5-small", "[2,1,3,1,4]", "[1,5,1,6,1]", 0, 1, "720 elements in rows of 4"},
 };
 enum { NPATTERNS = sizeof patterns / sizeof patterns[0] };
+
+enum { LIMIT_PLAIN, LIMIT_NT, LIMIT_MEMSET, NLIMITS };
+static const char *const limit_names[NLIMITS] = {"plain", "nt", "memset"};
+
+/* measurements of one pattern, per round */
+enum { M_ENGINE, M_NUMPY, M_LIMIT0, NMEAS = M_LIMIT0 + NLIMITS };
+
+enum { SMALL_CALLS = 200000, HUGE_MIN = 4 << 20, HUGE_ALIGN = 2 << 20, CACHED_FLOATS = 4096 };
 
 void bc_bench_list(FILE *out)
 {
     for (int i = 0; i < NPATTERNS; i++)
-        fprintf(out, "%-16s %s + %s%s (float32, add)\n", patterns[i].name, patterns[i].a,
-                patterns[i].b, patterns[i].transposed ? ", a transposed" : "");
+        fprintf(out, "%-17s %s + %s%s (float32, add): %s\n", patterns[i].name, patterns[i].a,
+                patterns[i].b, patterns[i].transposed ? ", a transposed" : "",
+                patterns[i].what);
 }
 
-static double now(void)
+static double wall(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -64,155 +108,195 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static double median(double *v, int n)
+typedef struct stats {
+    double min, median, max;
+} stats;
+
+static stats stats_of(const double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double s[64];
+    memcpy(s, v, sizeof *v * (size_t)n);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    stats r = {s[0], n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]), s[n - 1]};
+    return r;
 }
 
-/* Larger than the last-level cache of the machines we run on (a 32 MB L3
- * per CCD here; the VM reports more, which the hardware does not have). */
-enum { FLUSH_BYTES = 256 << 20 };
-
-static void flush(char *buf)
+/* Memory under the page policy above; exits 2 when there is none. */
+static void *alloc_bytes(size_t bytes)
 {
-    static unsigned char v;
-    memset(buf, ++v, FLUSH_BYTES);
-    __asm__ volatile("" : : "r"(buf) : "memory");
-}
-
-static void *alloc_filled(int64_t n, float value)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-    if (!p) {
-        fprintf(stderr, "broadcheck bench: out of memory (%lld floats)\n", (long long)n);
+    void *p = NULL;
+    size_t align = bytes >= HUGE_MIN ? HUGE_ALIGN : 64;
+    bytes = (bytes + align - 1) / align * align;
+    if (posix_memalign(&p, align, bytes ? bytes : align) != 0) {
+        fprintf(stderr, "broadcheck bench: out of memory (%zu bytes)\n", bytes);
         exit(2);
     }
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_MIN)
+        madvise(p, bytes, MADV_HUGEPAGE); /* advice: refused or ignored is fine */
+#endif
+    return p;
+}
+
+static float *alloc_filled(int64_t n, float value)
+{
+    float *p = alloc_bytes((size_t)(n > 0 ? n : 1) * sizeof(float));
     for (int64_t i = 0; i < n; i++)
         p[i] = value + (float)(i & 7);
     return p;
 }
 
-/* ---- the triad: a[i] = b[i] + s * c[i], STREAM's counting (24 bytes) ---- */
+/* ---- the cache flush ------------------------------------------------------ */
 
-static double triad_gbps(char *flushbuf, int repeat)
+static size_t flush_bytes(void)
 {
-    const int64_t n = 16 << 20; /* 3 x 128 MB */
-    double *a = malloc((size_t)n * 8), *b = malloc((size_t)n * 8), *c = malloc((size_t)n * 8);
-    if (!a || !b || !c) {
-        fprintf(stderr, "broadcheck bench: out of memory for the triad\n");
-        exit(2);
+    size_t b = (size_t)256 << 20;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0 && (size_t)l3 * 2 > b)
+        b = (size_t)l3 * 2;
+#endif
+    return b > ((size_t)1 << 30) ? (size_t)1 << 30 : b;
+}
+
+static void flush(const char *buf, size_t bytes)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < bytes; i += 64)
+        acc += (uint64_t)(unsigned char)buf[i];
+    __asm__ volatile("" : : "r"(acc) : "memory");
+}
+
+/* ---- the limit loops ------------------------------------------------------ */
+
+/* o[i] = x[i] + y[i] over n floats with no broadcasting; an input of
+ * `cached` stride repeats its first CACHED_FLOATS floats (smaller inputs,
+ * in L1 as the engine's are).  way: LIMIT_PLAIN, LIMIT_NT or LIMIT_MEMSET. */
+static void limit_loop(int way, float *o, int64_t n, const float *x, int x_cached, const float *y,
+                       int y_cached)
+{
+    const int64_t xm = x_cached ? CACHED_FLOATS - 1 : -1, ym = y_cached ? CACHED_FLOATS - 1 : -1;
+    if (way == LIMIT_MEMSET) { /* read what the op reads, then write the output */
+        float acc = 0;
+        if (!x_cached)
+            for (int64_t i = 0; i < n; i++)
+                acc += x[i];
+        if (!y_cached)
+            for (int64_t i = 0; i < n; i++)
+                acc += y[i];
+        __asm__ volatile("" : : "r"(acc));
+        memset(o, 0, (size_t)n * sizeof *o);
+        return;
     }
-    for (int64_t i = 0; i < n; i++) {
-        a[i] = 0;
-        b[i] = 1;
-        c[i] = (double)i;
+    int64_t i = 0;
+#ifdef __SSE2__
+    /* explicit vectors: the limit must not depend on the bench's own
+     * optimisation level (o is 64-byte aligned, n a multiple of 4 here) */
+    for (; i + 4 <= n; i += 4) {
+        __m128 v = _mm_add_ps(_mm_loadu_ps(x + (i & xm)), _mm_loadu_ps(y + (i & ym)));
+        if (way == LIMIT_NT)
+            _mm_stream_ps(o + i, v);
+        else
+            _mm_store_ps(o + i, v);
     }
-    double t[64];
-    const double s = 3.0;
-    for (int r = 0; r < repeat; r++) {
-        flush(flushbuf);
-        double t0 = now();
-        for (int64_t i = 0; i < n; i++)
-            a[i] = b[i] + s * c[i];
-        t[r] = now() - t0;
-        __asm__ volatile("" : : "r"(a) : "memory");
-    }
-    free(a);
-    free(b);
-    free(c);
-    return 3.0 * 8.0 * (double)n / median(t, repeat) / 1e9;
+    if (way == LIMIT_NT)
+        _mm_sfence();
+#endif
+    for (; i < n; i++)
+        o[i] = x[i & xm] + y[i & ym];
 }
 
 /* ---- NumPy, through bench/numpy_bench.py ---------------------------------- */
 
-typedef struct numpy_result {
+typedef struct numpy_proc {
     int available;
     char version[32];
-    double value[NPATTERNS]; /* seconds per run, or ns per call; < 0 if missing */
-} numpy_result;
+    pid_t pid;
+    FILE *to, *from;
+} numpy_proc;
 
-static void run_numpy(const bc_bench_options *o, const int *selected, numpy_result *res)
+static void numpy_start(const bc_bench_options *o, numpy_proc *np)
 {
-    res->available = 0;
-    for (int i = 0; i < NPATTERNS; i++)
-        res->value[i] = -1;
+    memset(np, 0, sizeof *np);
     if (access(o->python, X_OK) != 0 || access(o->script, R_OK) != 0)
         return;
-    char *argv[NPATTERNS + 8];
-    char specs[NPATTERNS][160], rep[16];
-    int n = 0;
-    argv[n++] = (char *)o->python;
-    argv[n++] = (char *)o->script;
-    snprintf(rep, sizeof rep, "%d", o->repeat);
-    argv[n++] = rep;
-    for (int i = 0; i < NPATTERNS; i++) {
-        if (!selected[i])
-            continue;
-        snprintf(specs[i], sizeof specs[i], "%s;%s;%s;%d;%d", patterns[i].name, patterns[i].a,
-                 patterns[i].b, patterns[i].transposed, patterns[i].small);
-        argv[n++] = specs[i];
-    }
-    argv[n] = NULL;
-    int fd[2];
-    if (pipe(fd) != 0)
+    int in[2], out[2];
+    if (pipe(in) != 0)
         return;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         return;
     }
     if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        execv(o->python, argv);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        execl(o->python, o->python, o->script, (char *)NULL);
         _exit(127);
     }
-    close(fd[1]);
-    FILE *in = fdopen(fd[0], "r");
-    char line[256];
-    while (in && fgets(line, sizeof line, in)) {
-        char name[64];
-        double v;
-        if (sscanf(line, "numpy %31s", res->version) == 1) {
-            res->available = 1;
-        } else if (sscanf(line, "%63s %lf", name, &v) == 2) {
-            for (int i = 0; i < NPATTERNS; i++)
-                if (strcmp(name, patterns[i].name) == 0)
-                    res->value[i] = v;
-        }
-    }
-    if (in)
-        fclose(in);
-    int status;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        res->available = 0;
+    close(in[0]);
+    close(out[1]);
+    np->pid = pid;
+    np->to = fdopen(in[1], "w");
+    np->from = fdopen(out[0], "r");
+    char line[128];
+    if (np->to && np->from && fgets(line, sizeof line, np->from) &&
+        sscanf(line, "numpy %31s", np->version) == 1)
+        np->available = 1;
 }
 
-/* ---- one pattern --------------------------------------------------------- */
-
-typedef struct measured {
-    double value; /* seconds per run (large) or ns per call (small) */
-    double bytes; /* bytes the operation must move */
-    double out_bytes;
-} measured;
-
-/* The normal-store memory limit of a pattern, in counted GB/s.  A normal
- * store first reads the line it writes (write-allocate), so the triad
- * moves 32 bytes for the 24 it counts: DRAM does triad * 4/3.  A pattern
- * that counts B bytes of which W are output moves B + W, so its limit is
- * triad * 4/3 * B / (B + W): the triad itself for same-shape (3 streams),
- * half the DRAM rate for a pattern that only writes (outer, scalar-like). */
-static double store_limit(double triad, const measured *m)
+/* Sends one command; returns the "t VALUE" answer's value, 0 for "ok", or
+ * -1 (and NumPy is unavailable from then on) if the server died. */
+static double numpy_ask(numpy_proc *np, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static double numpy_ask(numpy_proc *np, const char *fmt, ...)
 {
-    return triad * 4.0 / 3.0 * m->bytes / (m->bytes + m->out_bytes);
+    if (!np->available)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(np->to, fmt, ap);
+    va_end(ap);
+    fflush(np->to);
+    char line[128];
+    double v;
+    if (fgets(line, sizeof line, np->from)) {
+        if (strncmp(line, "ok", 2) == 0)
+            return 0;
+        if (sscanf(line, "t %lf", &v) == 1)
+            return v;
+    }
+    np->available = 0;
+    return -1;
 }
 
-static measured run_pattern(const pattern *pt, char *flushbuf, int repeat)
+static void numpy_stop(numpy_proc *np)
+{
+    if (np->to)
+        fclose(np->to); /* EOF ends the server */
+    if (np->from)
+        fclose(np->from);
+    if (np->pid > 0) {
+        int status;
+        waitpid(np->pid, &status, 0);
+    }
+}
+
+/* ---- one pattern, all rounds ------------------------------------------------ */
+
+typedef struct result {
+    double v[NMEAS][64]; /* per round: seconds (large) or ns per call (small); < 0 missing */
+    double bytes;        /* bytes the operation must move */
+} result;
+
+static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, size_t fbytes,
+                        numpy_proc *np, result *res)
 {
     bc_shape sa, sb, sr;
     bc_shape_parse(pt->a, NULL, &sa, NULL, 0);
@@ -225,6 +309,7 @@ static measured run_pattern(const pattern *pt, char *flushbuf, int repeat)
     bc_shape_numel(&sb, &nb);
     bc_shape_numel(&sr, &nr);
     float *a = alloc_filled(na, 1), *b = alloc_filled(nb, 2), *o = alloc_filled(nr, 0);
+    float *cached = alloc_filled(CACHED_FLOATS, 3);
     bc_tensor A = bc_tensor_contiguous(BC_FLOAT32, &sa, a);
     bc_tensor B = bc_tensor_contiguous(BC_FLOAT32, &sb, b);
     bc_tensor O = bc_tensor_contiguous(BC_FLOAT32, &sr, o);
@@ -233,33 +318,132 @@ static measured run_pattern(const pattern *pt, char *flushbuf, int repeat)
         A.strides[0] = A.strides[1];
         A.strides[1] = t;
     }
-    measured m = {0, (double)(nr + na + nb) * sizeof(float), (double)nr * sizeof(float)};
-    double t[64];
+    res->bytes = (double)(nr + na + nb) * sizeof(float);
     bc_error err;
     if (bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, &err)) {
         fprintf(stderr, "broadcheck bench: %s: %s\n", pt->name, err.message);
         exit(2);
     }
-    for (int r = 0; r < repeat; r++) {
+    numpy_ask(np, "setup %s %s %s %d %d\n", pt->name, pt->a, pt->b, pt->transposed,
+              pt->small ? SMALL_CALLS : 0);
+    for (int r = 0; r < rounds; r++) {
+        for (int m = 0; m < NMEAS; m++)
+            res->v[m][r] = -1;
+        /* engine */
         if (pt->small) {
-            const int calls = 200000;
-            double t0 = now();
-            for (int c = 0; c < calls; c++)
+            double t0 = cpu();
+            for (int c = 0; c < SMALL_CALLS; c++)
                 bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, NULL);
-            t[r] = (now() - t0) / calls * 1e9;
+            res->v[M_ENGINE][r] = (cpu() - t0) / SMALL_CALLS * 1e9;
         } else {
-            flush(flushbuf);
-            double t0 = now();
+            flush(flushbuf, fbytes);
+            double t0 = wall();
             bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, NULL);
-            t[r] = now() - t0;
+            res->v[M_ENGINE][r] = wall() - t0;
         }
         __asm__ volatile("" : : "r"(o) : "memory");
+        /* NumPy, right after */
+        if (!pt->small)
+            flush(flushbuf, fbytes);
+        double t = numpy_ask(np, "run\n");
+        res->v[M_NUMPY][r] = t > 0 ? t : -1;
+        /* the limit's store strategies, right after */
+        if (pt->small)
+            continue;
+        for (int way = 0; way < NLIMITS; way++) {
+            /* an input is streamed when it has as many elements as the output */
+            flush(flushbuf, fbytes);
+            double t0 = wall();
+            limit_loop(way, o, nr, na == nr ? a : cached, na != nr, nb == nr ? b : cached,
+                       nb != nr);
+            res->v[M_LIMIT0 + way][r] = wall() - t0;
+            __asm__ volatile("" : : "r"(o) : "memory");
+        }
     }
-    m.value = median(t, repeat);
+    numpy_ask(np, "free\n");
     free(a);
     free(b);
     free(o);
-    return m;
+    free(cached);
+}
+
+/* ---- report ---------------------------------------------------------------- */
+
+static void thp_mode(char *buf, size_t n)
+{
+    snprintf(buf, n, "unknown");
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char line[128];
+    if (f && fgets(line, sizeof line, f)) {
+        char *l = strchr(line, '['), *r = l ? strchr(l, ']') : NULL;
+        if (l && r) {
+            *r = '\0';
+            snprintf(buf, n, "%s", l + 1);
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* Per-round derived values: GB/s from seconds, ratios; the best limit
+ * per round is the fastest of the strategies in that round. */
+typedef struct derived {
+    int have_numpy;
+    stats engine, numpy, limit[NLIMITS], best_limit, vs_limit, vs_numpy;
+    const char *best_way; /* the strategy fastest in the most rounds */
+} derived;
+
+static derived derive(const pattern *pt, const result *res, int rounds)
+{
+    derived d;
+    memset(&d, 0, sizeof d);
+    double e[64], n[64], l[NLIMITS][64], best[64], vl[64], vn[64];
+    int wins[NLIMITS] = {0}, nn = 0;
+    for (int r = 0; r < rounds; r++) {
+        /* large: GB/s (higher is better); small: ns per call (lower is better) */
+        double conv = pt->small ? 1 : 0;
+        e[r] = conv ? res->v[M_ENGINE][r] : res->bytes / res->v[M_ENGINE][r] / 1e9;
+        if (res->v[M_NUMPY][r] > 0) {
+            n[nn] = conv ? res->v[M_NUMPY][r] : res->bytes / res->v[M_NUMPY][r] / 1e9;
+            vn[nn] = conv ? n[nn] / e[r] : e[r] / n[nn];
+            nn++;
+        }
+        if (pt->small)
+            continue;
+        int w = 0;
+        for (int way = 0; way < NLIMITS; way++) {
+            l[way][r] = res->bytes / res->v[M_LIMIT0 + way][r] / 1e9;
+            if (l[way][r] > l[w][r])
+                w = way;
+        }
+        wins[w]++;
+        best[r] = l[w][r];
+        vl[r] = e[r] / best[r];
+    }
+    d.engine = stats_of(e, rounds);
+    d.have_numpy = nn == rounds;
+    if (d.have_numpy) {
+        d.numpy = stats_of(n, nn);
+        d.vs_numpy = stats_of(vn, nn);
+    }
+    if (!pt->small) {
+        for (int way = 0; way < NLIMITS; way++)
+            d.limit[way] = stats_of(l[way], rounds);
+        d.best_limit = stats_of(best, rounds);
+        d.vs_limit = stats_of(vl, rounds);
+        int w = 0;
+        for (int way = 1; way < NLIMITS; way++)
+            if (wins[way] > wins[w])
+                w = way;
+        d.best_way = limit_names[w];
+    }
+    return d;
+}
+
+static void json_stats(FILE *js, const char *key, stats s)
+{
+    fprintf(js, ", \"%s\": {\"min\": %.4g, \"median\": %.4g, \"max\": %.4g}", key, s.min, s.median,
+            s.max);
 }
 
 int bc_bench_run(const bc_bench_options *o, FILE *out)
@@ -275,31 +459,45 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
         bc_bench_list(stderr);
         return 2;
     }
-    int repeat = o->repeat < 1 ? 1 : o->repeat > 64 ? 64 : o->repeat;
-    char *flushbuf = malloc(FLUSH_BYTES);
-    if (!flushbuf) {
-        fprintf(stderr, "broadcheck bench: out of memory for the cache flush buffer\n");
-        return 2;
+    int rounds = o->repeat < 1 ? 1 : o->repeat > 64 ? 64 : o->repeat;
+    size_t fbytes = flush_bytes();
+    char *flushbuf = alloc_bytes(fbytes);
+    memset(flushbuf, 1, fbytes);
+    char thp[32];
+    thp_mode(thp, sizeof thp);
+    numpy_proc np;
+    signal(SIGPIPE, SIG_IGN); /* a dead NumPy server is noticed by numpy_ask */
+    numpy_start(o, &np);
+    fprintf(out, "broadcheck bench: fast engine, one thread, float32 add; %d rounds of engine, "
+                 "NumPy, limit per pattern, back to back\n", rounds);
+    fprintf(out, "pages: madvise(MADV_HUGEPAGE) on every buffer >= 4 MiB, engine, NumPy and "
+                 "limit alike (THP mode: %s)\n", thp);
+    fprintf(out, "large: wall clock after reading %zu MiB to flush the caches; small: thread CPU "
+                 "time over %d calls\n", fbytes >> 20, SMALL_CALLS);
+    if (np.available)
+        fprintf(out, "numpy %s (%s)\n", np.version, o->python);
+    else
+        fprintf(out, "NumPy not available (%s): its columns print '-'\n", o->python);
+    fflush(out);
+
+    result res[NPATTERNS];
+    derived d[NPATTERNS];
+    for (int i = 0; i < NPATTERNS; i++) {
+        if (!selected[i])
+            continue;
+        run_pattern(&patterns[i], rounds, flushbuf, fbytes, &np, &res[i]);
+        d[i] = derive(&patterns[i], &res[i], rounds);
     }
-    memset(flushbuf, 0, FLUSH_BYTES);
-    fprintf(out, "broadcheck bench: fast engine, one thread, float32 add, median of %d "
-                 "runs (caches flushed before each large run)\n", repeat);
-    double triad = triad_gbps(flushbuf, repeat);
-    measured m[NPATTERNS];
-    for (int i = 0; i < NPATTERNS; i++)
-        if (selected[i])
-            m[i] = run_pattern(&patterns[i], flushbuf, repeat);
+    numpy_stop(&np);
     free(flushbuf);
-    numpy_result np;
-    bc_bench_options nopt = *o;
-    nopt.repeat = repeat;
-    run_numpy(&nopt, selected, &np);
 
     if (o->json) {
         FILE *js = o->json;
-        fprintf(js, "{\"statistic\": \"median\", \"repeat\": %d, \"dtype\": \"float32\", "
-                    "\"op\": \"add\", \"triad_gbps\": %.3f, \"numpy\": ", repeat, triad);
-        if (np.available)
+        fprintf(js, "{\"rounds\": %d, \"dtype\": \"float32\", \"op\": \"add\", "
+                    "\"statistic\": \"min/median/max over rounds; ratios per round\", "
+                    "\"pages\": \"madvise(MADV_HUGEPAGE) >= 4 MiB, all sides\", \"thp\": \"%s\", "
+                    "\"flush_bytes\": %zu, \"numpy\": ", rounds, thp, fbytes);
+        if (np.version[0])
             fprintf(js, "\"%s\"", np.version);
         else
             fprintf(js, "null");
@@ -309,66 +507,72 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
             if (!selected[i])
                 continue;
             const pattern *pt = &patterns[i];
-            double npv = np.available ? np.value[i] : -1;
             fprintf(js, "%s\n  {\"name\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", "
                         "\"transposed\": %s, \"bytes\": %.0f", sep, pt->name, pt->a, pt->b,
-                    pt->transposed ? "true" : "false", m[i].bytes);
-            if (pt->small) {
-                fprintf(js, ", \"ns_per_call\": %.1f", m[i].value);
-                if (npv > 0)
-                    fprintf(js, ", \"numpy_ns_per_call\": %.1f, \"ratio_numpy\": %.3f", npv,
-                            npv / m[i].value);
-            } else {
-                double gbps = m[i].bytes / m[i].value / 1e9;
-                fprintf(js, ", \"seconds\": %.6f, \"gbps\": %.3f, \"ratio_bandwidth\": %.3f, "
-                            "\"store_limit_gbps\": %.3f, \"ratio_store_limit\": %.3f",
-                        m[i].value, gbps, gbps / triad, store_limit(triad, &m[i]),
-                        gbps / store_limit(triad, &m[i]));
-                if (npv > 0)
-                    fprintf(js, ", \"numpy_gbps\": %.3f, \"ratio_numpy\": %.3f",
-                            m[i].bytes / npv / 1e9, npv / m[i].value);
+                    pt->transposed ? "true" : "false", res[i].bytes);
+            json_stats(js, pt->small ? "engine_ns_per_call" : "engine_gbps", d[i].engine);
+            if (d[i].have_numpy) {
+                json_stats(js, pt->small ? "numpy_ns_per_call" : "numpy_gbps", d[i].numpy);
+                json_stats(js, "ratio_numpy", d[i].vs_numpy);
+            }
+            if (!pt->small) {
+                for (int way = 0; way < NLIMITS; way++) {
+                    char key[32];
+                    snprintf(key, sizeof key, "limit_%s_gbps", limit_names[way]);
+                    json_stats(js, key, d[i].limit[way]);
+                }
+                json_stats(js, "limit_best_gbps", d[i].best_limit);
+                fprintf(js, ", \"limit_best_way\": \"%s\"", d[i].best_way);
+                json_stats(js, "ratio_limit", d[i].vs_limit);
             }
             fprintf(js, "}");
             sep = ",";
         }
         fprintf(js, "\n]}\n");
     }
-    fprintf(out, "memory bandwidth (triad, STREAM counting): %.2f GB/s; 'limit' is each pattern's "
-                 "normal-store limit derived from it (write-allocate counted)\n", triad);
-    if (np.available)
-        fprintf(out, "numpy %s (%s)\n", np.version, o->python);
-    else
-        fprintf(out, "numpy: not available (%s)\n", o->python);
-    fprintf(out, "\n%-16s %-36s %7s %8s %7s %8s %10s %8s\n", "pattern", "shapes", "GB/s",
-            "vs triad", "limit", "vs limit", "numpy GB/s", "vs numpy");
+    int any_large = 0, any_small = 0;
+    for (int i = 0; i < NPATTERNS; i++) {
+        any_large |= selected[i] && !patterns[i].small;
+        any_small |= selected[i] && patterns[i].small;
+    }
+    if (any_large) {
+        fprintf(out, "\nmedians over rounds (min-max of the ratio); limit = best of plain, nt, "
+                     "memset stores in the same round\n");
+        fprintf(out, "%-17s %-38s %7s %7s %-6s %-15s %7s %-15s\n", "pattern", "shapes", "GB/s",
+                "limit", "best", "vs limit", "numpy", "vs numpy");
+    }
     for (int i = 0; i < NPATTERNS; i++) {
         if (!selected[i] || patterns[i].small)
             continue;
         const pattern *pt = &patterns[i];
-        char shapes[64], npg[16] = "-", npr[16] = "-";
+        char shapes[64], npg[16] = "-", npr[32] = "-", vl[32];
         snprintf(shapes, sizeof shapes, "%s+%s%s", pt->a, pt->b, pt->transposed ? "^T" : "");
-        double gbps = m[i].bytes / m[i].value / 1e9;
-        if (np.available && np.value[i] > 0) {
-            snprintf(npg, sizeof npg, "%.2f", m[i].bytes / np.value[i] / 1e9);
-            snprintf(npr, sizeof npr, "%.2fx", np.value[i] / m[i].value);
+        if (d[i].have_numpy) {
+            snprintf(npg, sizeof npg, "%.2f", d[i].numpy.median);
+            snprintf(npr, sizeof npr, "%.2fx (%.2f-%.2f)", d[i].vs_numpy.median,
+                     d[i].vs_numpy.min, d[i].vs_numpy.max);
         }
-        double lim = store_limit(triad, &m[i]);
-        fprintf(out, "%-16s %-36s %7.2f %7.0f%% %7.2f %7.0f%% %10s %8s\n", pt->name, shapes, gbps,
-                100.0 * gbps / triad, lim, 100.0 * gbps / lim, npg, npr);
+        snprintf(vl, sizeof vl, "%.2f (%.2f-%.2f)", d[i].vs_limit.median, d[i].vs_limit.min,
+                 d[i].vs_limit.max);
+        fprintf(out, "%-17s %-38s %7.2f %7.2f %-6s %-15s %7s %-15s\n", pt->name, shapes,
+                d[i].engine.median, d[i].best_limit.median, d[i].best_way, vl, npg, npr);
     }
-    fprintf(out, "\n%-16s %-36s %7s %10s %8s\n", "pattern", "shapes", "ns/call", "numpy ns",
-            "vs numpy");
+    if (any_small)
+        fprintf(out, "\n%-17s %-38s %8s %9s %-15s\n", "pattern", "shapes", "ns/call",
+                "numpy ns", "vs numpy");
     for (int i = 0; i < NPATTERNS; i++) {
         if (!selected[i] || !patterns[i].small)
             continue;
         const pattern *pt = &patterns[i];
-        char shapes[64], npg[16] = "-", npr[16] = "-";
+        char shapes[64], npg[16] = "-", npr[32] = "-";
         snprintf(shapes, sizeof shapes, "%s+%s", pt->a, pt->b);
-        if (np.available && np.value[i] > 0) {
-            snprintf(npg, sizeof npg, "%.0f", np.value[i]);
-            snprintf(npr, sizeof npr, "%.1fx", np.value[i] / m[i].value);
+        if (d[i].have_numpy) {
+            snprintf(npg, sizeof npg, "%.0f", d[i].numpy.median);
+            snprintf(npr, sizeof npr, "%.1fx (%.1f-%.1f)", d[i].vs_numpy.median,
+                     d[i].vs_numpy.min, d[i].vs_numpy.max);
         }
-        fprintf(out, "%-16s %-36s %7.1f %10s %8s\n", pt->name, shapes, m[i].value, npg, npr);
+        fprintf(out, "%-17s %-38s %8.1f %9s %-15s\n", pt->name, shapes, d[i].engine.median, npg,
+                npr);
     }
     return 0;
 }

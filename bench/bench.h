@@ -1,8 +1,7 @@
 /*
  * Private to the broadcheck executable: `broadcheck bench`, the fast
- * engine's throughput on fixed broadcasting patterns, against this
- * machine's memory bandwidth (a triad loop) and NumPy, both measured in the
- * same run.
+ * engine's throughput on fixed broadcasting patterns, against the memory
+ * limit and NumPy, measured in the same rounds.
  */
 #ifndef BC_BENCH_H
 #define BC_BENCH_H
@@ -12,7 +11,7 @@
 typedef struct bc_bench_options {
     FILE *json;           /* NULL, or where the JSON goes too (the text goes to out) */
     const char *pattern;  /* run only this pattern; NULL for all */
-    int repeat;           /* timed runs per pattern (the median is reported) */
+    int repeat;           /* rounds per pattern; --properties: timed runs */
     const char *python;   /* interpreter for the NumPy comparison */
     const char *script;   /* bench/numpy_bench.py */
 } bc_bench_options;

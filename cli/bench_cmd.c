@@ -1,8 +1,8 @@
 /*
  * broadcheck bench [--json FILE] [--pattern NAME] [--repeat N] [--python PATH]
  *
- * The fast engine's throughput on fixed broadcasting patterns, with this
- * machine's memory bandwidth and NumPy measured in the same run
+ * The fast engine's throughput on fixed broadcasting patterns, with the
+ * memory limit and NumPy measured in the same rounds
  * (bench/bench.c; docs/ENGINE.md has the table and how to read it).
  */
 #include <stdio.h>
@@ -19,17 +19,20 @@ static const char bench_usage[] =
     "       broadcheck bench --properties [--json FILE] [--repeat N]\n"
     "       broadcheck bench --list\n"
     "\n"
-    "Times the fast engine (one thread, float32 add) on each pattern and prints the\n"
-    "bytes per second it moves (output plus each input's distinct elements) and the\n"
-    "ratio to this machine's memory bandwidth (a triad loop) and to NumPy, both\n"
-    "measured in the same run.  Small patterns are reported in ns per call.\n"
+    "Times the fast engine (one thread, float32 add) on each pattern, with NumPy and\n"
+    "the memory limit (the best of plain, non-temporal and memset stores moving the\n"
+    "same bytes) measured right after it, round after round; prints the bytes per\n"
+    "second each moves (output plus each input's distinct elements) and the ratios\n"
+    "taken within each round.  Small patterns: ns of CPU time per call.  Every\n"
+    "buffer of 4 MiB or more gets madvise(MADV_HUGEPAGE), NumPy's too.\n"
     "\n"
-    "  --json FILE     also write the figures as JSON to FILE (whole or not at all)\n"
+    "  --json FILE     also write min/median/max of every figure as JSON to FILE\n"
+    "                  (whole or not at all)\n"
     "  --pattern NAME  run one pattern (--list prints them)\n"
-    "  --repeat N      timed runs per pattern, the median is reported (default 5)\n"
+    "  --repeat N      rounds per pattern (default 5)\n"
     "  --python PATH   interpreter for the NumPy comparison (default\n"
-    "                  $BROADCHECK_PYTHON or /usr/bin/python3); without numpy the\n"
-    "                  ratios print as '-'\n"
+    "                  $BROADCHECK_PYTHON or /usr/bin/python3); without numpy the bench\n"
+    "                  says \"NumPy not available\" and its columns print '-'\n"
     "  --properties    instead: property cases a second against the reference, one\n"
     "                  thread, shape and value properties, and the default run on\n"
     "                  every core (targets 10^6/s, 10^5/s and 60 s)\n"

@@ -4,68 +4,148 @@
  * The plan leaves n axes.  The two innermost are handed to a kernel as one
  * 2-D block (so a short inner axis, rank 8 with extent 8, still gives the
  * kernel 64 or more elements per call); the outer ones are an odometer.  A
- * kernel's inner loop is specialised, by plain C loops the compiler
- * vectorises, for the cases that matter:
+ * kernel's inner loop is specialised for the cases that matter:
  *
  *   all contiguous                   out[i] = a[i] op b[i]
  *   contiguous with a stride-0 b     out[i] = a[i] op y
  *   a stride-0 a with contiguous b   out[i] = x op b[i]
  *   anything else                    byte strides
  *
+ * Vector code, whatever the optimisation level.  Every kernel's output is
+ * `restrict`: the driver guarantees, once per call, that operand 0 shares no
+ * memory with any input (below), so the compiler needs no run-time overlap
+ * check, which GCC 12 at -O2 declines to emit (it then leaves the loop
+ * scalar).  The hot loops carry `#pragma omp simd` (BC_SIMD), honoured with
+ * -fopenmp-simd (reference/CMakeLists.txt: no OpenMP runtime, no threads),
+ * which vectorises them under GCC's -O2 cost model as well as at -O3 and
+ * under Clang.  tests/kernel_vector_test.sh fails if they lose their packed
+ * instructions.  The operations stay scalar.h's functions: the vector code
+ * is the compiler's translation of the same IEEE expressions, lane by lane
+ * (no -ffast-math, no reassociation), so results stay bit-identical to the
+ * naive evaluator's.
+ *
+ * The driver routes a call's output through a small stack buffer (the
+ * kernel writes the buffer, the driver then copies it out) when
+ *
+ *  - the output is an input (in place, the only overlap the front end
+ *    allows): the kernel reads the input from memory and writes the buffer,
+ *    so `restrict` holds; a piece is read whole before it is written back,
+ *    and in-place views are identical, so each element is read before its
+ *    own write, as the naive evaluator does;
+ *  - the output is larger than the last-level cache (nt_min_bytes): the
+ *    buffer, hot in L1, is written out with non-temporal stores (SSE2
+ *    `_mm_stream_si128`, an `sfence` at the end of the call; plain copies
+ *    where SSE2 is absent), which skip the read-for-ownership of each line.
+ *
  * An input that walks memory across rows rather than along them (a
- * transposed view) makes the driver tile the two inner axes, so that the
- * cache lines it reads are used by TILE rows before they are evicted.
+ * transposed view) makes the driver tile the two inner axes and gather the
+ * tile of that input into a contiguous buffer first, reading each memory row
+ * of the input as one run: the cache lines are used whole when they are
+ * fetched instead of being revisited once per row at a stride that maps them
+ * all to one cache set.
  *
  * Values come from scalar.h, the same functions the naive evaluator calls;
  * only the order of visits differs, and nothing here depends on it (sums
- * keep row-major order, see sum_kernel).  Inputs and output are not
- * `restrict`: an output may be an input (same view), the compiler checks
- * overlap at run time before using vector code.
+ * keep row-major order, see sum_kernel).
  */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "engine.h"
 #include "scalar.h"
 
+#define BC_SIMD _Pragma("omp simd")
+
 /* A kernel walks n1 rows of n0 elements; p[j] is operand j's first
  * element, s1[j] and s0[j] its byte strides between rows and elements
- * (operand 0 is the output). */
+ * (operand 0 is the output).  Contract: the memory operand 0 reaches is
+ * reached by no input (the driver's buffers see to it). */
 typedef void (*kernel_fn)(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
                           const int64_t *s0, const void *aux);
 
 /* Tile of the two inner axes for transposed inputs: rows x columns. */
-enum { TILE_ROWS = 32, TILE_COLS = 64 };
+enum { TILE_ROWS = 64, TILE_COLS = 32 };
+/* The output buffer of a routed call, and the gather buffer of one
+ * transposed input: a tile of the widest element (8 bytes). */
+enum { PIECE_BYTES = TILE_ROWS * TILE_COLS * 8, MAX_GATHERED = 3 };
+/* Outputs below this many bytes never use non-temporal stores (and never
+ * ask the environment for the threshold: tiny calls pay nothing). */
+enum { NT_FLOOR_BYTES = 16 << 10 };
 
 /* ---- binary kernels -------------------------------------------------- */
 
-#define BINARY_KERNEL(OPE, N, T, NAME, OT)                                             \
-    static inline void row_##N##_##NAME(int64_t n, char *o, int64_t so, const char *a, \
-                                        int64_t sa, const char *b, int64_t sb)         \
+/* The loops, one per stride case, always inlined so that each kernel holds
+ * its vector code (and kernel_vector_test.sh finds it there). */
+#define BINARY_LOOPS(N, T, NAME, OT)                                                   \
+    static inline __attribute__((always_inline)) void vv_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T *restrict pa, const T *restrict pb)        \
     {                                                                                  \
-        if (so == (int64_t)sizeof(OT)) {                                               \
-            OT *po = (OT *)o;                                                          \
-            if (sa == (int64_t)sizeof(T) && sb == (int64_t)sizeof(T)) {                \
-                const T *pa = (const T *)a, *pb = (const T *)b;                        \
-                for (int64_t i = 0; i < n; i++)                                        \
-                    po[i] = N##_##NAME(pa[i], pb[i]);                                  \
-                return;                                                                \
-            }                                                                          \
-            if (sa == (int64_t)sizeof(T) && sb == 0) {                                 \
-                const T *pa = (const T *)a, y = *(const T *)b;                         \
-                for (int64_t i = 0; i < n; i++)                                        \
-                    po[i] = N##_##NAME(pa[i], y);                                      \
-                return;                                                                \
-            }                                                                          \
-            if (sa == 0 && sb == (int64_t)sizeof(T)) {                                 \
-                const T x = *(const T *)a, *pb = (const T *)b;                         \
-                for (int64_t i = 0; i < n; i++)                                        \
-                    po[i] = N##_##NAME(x, pb[i]);                                      \
-                return;                                                                \
-            }                                                                          \
-        }                                                                              \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(pa[i], pb[i]);                                          \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void vs_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T *restrict pa, const T y)                   \
+    {                                                                                  \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(pa[i], y);                                              \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void sv_##N##_##NAME(                 \
+        int64_t n, OT *restrict po, const T x, const T *restrict pb)                   \
+    {                                                                                  \
+        BC_SIMD for (int64_t i = 0; i < n; i++)                                        \
+            po[i] = N##_##NAME(x, pb[i]);                                              \
+    }                                                                                  \
+    static inline __attribute__((always_inline)) void gs_##N##_##NAME(                 \
+        int64_t n, char *restrict o, int64_t so, const char *restrict a, int64_t sa,   \
+        const char *restrict b, int64_t sb)                                            \
+    {                                                                                  \
         for (int64_t i = 0; i < n; i++)                                                \
             *(OT *)(o + i * so) = N##_##NAME(*(const T *)(a + i * sa),                 \
                                              *(const T *)(b + i * sb));                \
+    }
+
+/* The rows of a 2-D block through FN(count, ...).  Rows of 16 or 32 bytes
+ * (rank 8's 8 floats, rank 5's 4) get a loop of constant length, which the
+ * compiler turns into straight vector code: no trip-count set-up, no
+ * remainder test, per row. */
+#define EACH_ROW(FN, ...)                                                              \
+    do {                                                                               \
+        if (n0 * e == 32) {                                                            \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(32 / e, __VA_ARGS__);                                               \
+        } else if (n0 * e == 16) {                                                     \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(16 / e, __VA_ARGS__);                                               \
+        } else {                                                                       \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                FN(n0, __VA_ARGS__);                                                   \
+        }                                                                              \
+    } while (0)
+
+/* row_: one row, its stride case picked for the row (the n-ary fold's
+ * chunks); k_: a 2-D block, its stride case picked once for all its rows
+ * (short rows, rank 8's 8 x 8 blocks, pay the dispatch once per block). */
+#define BINARY_KERNEL(OPE, N, T, NAME, OT)                                             \
+    BINARY_LOOPS(N, T, NAME, OT)                                                       \
+    static void row_##N##_##NAME(int64_t n, char *restrict o, int64_t so,              \
+                                 const char *restrict a, int64_t sa,                   \
+                                 const char *restrict b, int64_t sb)                   \
+    {                                                                                  \
+        const int64_t e = (int64_t)sizeof(T);                                          \
+        if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
+            vv_##N##_##NAME(n, (OT *)o, (const T *)a, (const T *)b);                   \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
+            vs_##N##_##NAME(n, (OT *)o, (const T *)a, *(const T *)b);                  \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
+            sv_##N##_##NAME(n, (OT *)o, *(const T *)a, (const T *)b);                  \
+        else                                                                           \
+            gs_##N##_##NAME(n, o, so, a, sa, b, sb);                                   \
     }                                                                                  \
     static void k_##N##_##NAME(int64_t n1, int64_t n0, char *const *p, const int64_t *s1, \
                                const int64_t *s0, const void *aux)                     \
@@ -73,8 +153,18 @@ enum { TILE_ROWS = 32, TILE_COLS = 64 };
         (void)aux;                                                                     \
         char *o = p[0];                                                                \
         const char *a = p[1], *b = p[2];                                               \
-        for (int64_t i = 0; i < n1; i++, o += s1[0], a += s1[1], b += s1[2])           \
-            row_##N##_##NAME(n0, o, s0[0], a, s0[1], b, s0[2]);                        \
+        const int64_t so = s0[0], sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);      \
+        const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
+        if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
+            EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
+            EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
+            EACH_ROW(sv_##N##_##NAME, (OT *)o, *(const T *)a, (const T *)b);           \
+        else {                                                                       \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                gs_##N##_##NAME(n0, o, so, a, sa, b, sb);                              \
+        }                                                                              \
     }
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
@@ -84,8 +174,9 @@ BC_FOR_EACH_DTYPE(BINARY_KERNELS)
 #define ROW_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(ROW_ENTRY, N, T)},
 #define KERNEL_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL_ENTRY, N, T)},
 
-typedef void (*row_fn)(int64_t n, char *o, int64_t so, const char *a, int64_t sa,
-                       const char *b, int64_t sb);
+/* One row of a binary op; o must not overlap a or b. */
+typedef void (*row_fn)(int64_t n, char *restrict o, int64_t so, const char *restrict a,
+                       int64_t sa, const char *restrict b, int64_t sb);
 static const row_fn binary_rows[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_DTYPE(ROW_TABLE)};
 static const kernel_fn binary_kernels[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
@@ -104,10 +195,10 @@ static const kernel_fn binary_kernels[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
         const int64_t so = s0[0], sa = s0[1];                                          \
         for (int64_t i = 0; i < n1; i++, o += s1[0], a += s1[1]) {                     \
             if (so == (int64_t)sizeof(E) && sa == (int64_t)sizeof(E)) {                \
-                memmove(o, a, (size_t)n0 * sizeof(E));                                 \
+                memcpy(o, a, (size_t)n0 * sizeof(E));                                  \
             } else if (so == (int64_t)sizeof(E) && sa == 0) {                          \
-                E v = *(const E *)a, *po = (E *)o;                                     \
-                for (int64_t j = 0; j < n0; j++)                                       \
+                E v = *(const E *)a, *restrict po = (E *)o;                            \
+                BC_SIMD for (int64_t j = 0; j < n0; j++)                               \
                     po[j] = v;                                                         \
             } else {                                                                   \
                 for (int64_t j = 0; j < n0; j++)                                       \
@@ -139,11 +230,14 @@ static kernel_fn copy_kernel(size_t size)
         for (int64_t i = 0; i < n1; i++, o += s1[0], c += s1[1], a += s1[2], b += s1[3]) { \
             if (so == (int64_t)sizeof(E) && sc == 1 && sa == (int64_t)sizeof(E) &&     \
                 sb == (int64_t)sizeof(E)) {                                            \
-                E *po = (E *)o;                                                        \
-                const uint8_t *pc = (const uint8_t *)c;                                \
-                const E *pa = (const E *)a, *pb = (const E *)b;                        \
-                for (int64_t j = 0; j < n0; j++)                                       \
-                    po[j] = pc[j] ? pa[j] : pb[j];                                     \
+                E *restrict po = (E *)o;                                               \
+                const uint8_t *restrict pc = (const uint8_t *)c;                       \
+                const E *restrict pa = (const E *)a, *restrict pb = (const E *)b;      \
+                /* a mask rather than a branch: both rows are read whole */            \
+                BC_SIMD for (int64_t j = 0; j < n0; j++) {                             \
+                    const E m = (E)(0 - (E)(pc[j] != 0));                              \
+                    po[j] = (E)((pa[j] & m) | (pb[j] & (E)~m));                        \
+                }                                                                      \
             } else {                                                                   \
                 for (int64_t j = 0; j < n0; j++)                                       \
                     *(E *)(o + j * so) = *(const uint8_t *)(c + j * sc)                \
@@ -165,8 +259,9 @@ static kernel_fn select_kernel(size_t size)
 /* ---- sum to shape ------------------------------------------------------ */
 
 /* out[i] = out[i] + g[i], rows in order: with out's inner stride 0 the row
- * is one running sum, added left to right (no reassociation: the same
- * order as the naive evaluator's). */
+ * is one running sum, added left to right (no reassociation, no simd: the
+ * same order as the naive evaluator's).  out never overlaps g (the front
+ * end refuses it). */
 #define SUM_KERNEL(DT, N, T)                                                           \
     static void sum_##N(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,     \
                         const int64_t *s0, const void *aux)                            \
@@ -182,9 +277,9 @@ static kernel_fn select_kernel(size_t size)
                     acc = N##_add(acc, *(const T *)(g + j * sg));                      \
                 *(T *)o = acc;                                                         \
             } else if (so == (int64_t)sizeof(T) && sg == (int64_t)sizeof(T)) {         \
-                T *po = (T *)o;                                                        \
-                const T *pg = (const T *)g;                                            \
-                for (int64_t j = 0; j < n0; j++)                                       \
+                T *restrict po = (T *)o;                                               \
+                const T *restrict pg = (const T *)g;                                   \
+                BC_SIMD for (int64_t j = 0; j < n0; j++)                               \
                     po[j] = N##_add(po[j], pg[j]);                                     \
             } else {                                                                   \
                 for (int64_t j = 0; j < n0; j++)                                       \
@@ -211,52 +306,222 @@ typedef struct nary_aux {
     int nin;
 } nary_aux;
 
+/* The fold alternates between two chunk buffers, so that no row call
+ * writes memory it reads (the rows are `restrict`). */
 static void nary_kernel(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
                         const int64_t *s0, const void *aux_)
 {
     const nary_aux *aux = aux_;
     const int nin = aux->nin;
-    union { int64_t i; double d; char c[CHUNK * 8]; } tmp;
+    union { int64_t i; double d; char c[CHUNK * 8]; } tmp[2];
     const int64_t sz = (int64_t)aux->size;
     for (int64_t i = 0; i < n1; i++) {
         for (int64_t j0 = 0; j0 < n0; j0 += CHUNK) {
             int64_t n = n0 - j0 < CHUNK ? n0 - j0 : CHUNK;
             const char *in0 = p[1] + i * s1[1] + j0 * s0[1];
             const char *in1 = p[2] + i * s1[2] + j0 * s0[2];
-            aux->row(n, tmp.c, sz, in0, s0[1], in1, s0[2]);
-            for (int k = 3; k <= nin; k++)
-                aux->row(n, tmp.c, sz, tmp.c, sz, p[k] + i * s1[k] + j0 * s0[k], s0[k]);
+            int cur = 0;
+            aux->row(n, tmp[cur].c, sz, in0, s0[1], in1, s0[2]);
+            for (int k = 3; k <= nin; k++, cur = 1 - cur)
+                aux->row(n, tmp[1 - cur].c, sz, tmp[cur].c, sz, p[k] + i * s1[k] + j0 * s0[k],
+                         s0[k]);
             char *o = p[0] + i * s1[0] + j0 * s0[0];
             for (int64_t j = 0; j < n; j++)
-                memcpy(o + j * s0[0], tmp.c + j * sz, (size_t)sz);
+                memcpy(o + j * s0[0], tmp[cur].c + j * sz, (size_t)sz);
         }
     }
 }
 
-/* ---- the driver -------------------------------------------------------- */
+/* ---- moving a piece out of the output buffer ---------------------------- */
 
-/* 1 if some input reads across rows rather than along them: its inner
- * stride is neither 0 nor one element while it is one element between
- * rows (a transposed view). */
-static int wants_tiles(const bc_plan *pl, const int64_t *size)
+/* bytes from src to dst (element-aligned, a multiple of the element size)
+ * with non-temporal stores where SSE2 has them. */
+static void stream_bytes(char *dst, const char *src, size_t bytes)
 {
-    if (pl->rank < 2 || pl->dims[pl->rank - 1] < 2 * TILE_COLS ||
-        pl->dims[pl->rank - 2] < 2 * TILE_ROWS)
-        return 0;
-    for (int j = 1; j < pl->nops; j++) {
-        int64_t s0 = pl->strides[j][pl->rank - 1], s1 = pl->strides[j][pl->rank - 2];
-        if (s0 < 0)
-            s0 = -s0;
-        if (s1 < 0)
-            s1 = -s1;
-        if (s0 != 0 && s0 != size[j] && s1 < s0)
-            return 1;
+#ifdef __SSE2__
+    size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+    if (head > bytes)
+        head = bytes;
+    if (head) {
+        memcpy(dst, src, head);
+        dst += head;
+        src += head;
+        bytes -= head;
     }
-    return 0;
+    for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
+        _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
+#endif
+    if (bytes)
+        memcpy(dst, src, bytes);
 }
 
-static void run_plan(const bc_plan *pl, kernel_fn fn, const void *aux, const int64_t *size,
-                     int tile)
+/* Rows of `cols` elements from the packed buffer to the output view. */
+static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int64_t rows,
+                        int64_t cols, int64_t size, int stream)
+{
+    if (so0 == size && so1 == cols * size) { /* one run of memory: one call */
+        cols *= rows;
+        rows = 1;
+    }
+    for (int64_t i = 0; i < rows; i++, o += so1, buf += cols * size) {
+        if (so0 == size) {
+            if (stream)
+                stream_bytes(o, buf, (size_t)(cols * size));
+            else
+                memcpy(o, buf, (size_t)(cols * size));
+        } else {
+            for (int64_t j = 0; j < cols; j++)
+                memcpy(o + j * so0, buf + j * size, (size_t)size);
+        }
+    }
+}
+
+/* Packs rows x cols elements of an input into buf (row stride cols). */
+static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int64_t rows,
+                         int64_t cols, int64_t size)
+{
+    /* Column by column: for a transposed input each column is one run of
+     * memory (sa1 small), read whole while its lines are fetched. */
+#define GATHER(E)                                                                      \
+    for (int64_t j = 0; j < cols; j++) {                                               \
+        const char *src = a + j * sa0;                                                 \
+        E *dst = (E *)(void *)buf + j;                                                 \
+        for (int64_t i = 0; i < rows; i++)                                             \
+            memcpy(&dst[i * cols], src + i * sa1, sizeof(E));                          \
+    }
+#ifdef __SSE2__
+    /* 4-byte elements whose memory rows are contiguous (a transposed
+     * matrix): 4 x 4 blocks moved with SSE shuffles, bits untouched */
+    if (size == 4 && sa1 == 4 && rows % 4 == 0 && cols % 4 == 0) {
+        for (int64_t j = 0; j < cols; j += 4) {
+            const float *c0 = (const float *)(const void *)(a + j * sa0);
+            const float *c1 = (const float *)(const void *)(a + (j + 1) * sa0);
+            const float *c2 = (const float *)(const void *)(a + (j + 2) * sa0);
+            const float *c3 = (const float *)(const void *)(a + (j + 3) * sa0);
+            float *d = (float *)(void *)buf + j;
+            for (int64_t i = 0; i < rows; i += 4) {
+                __m128 r0 = _mm_loadu_ps(c0 + i), r1 = _mm_loadu_ps(c1 + i);
+                __m128 r2 = _mm_loadu_ps(c2 + i), r3 = _mm_loadu_ps(c3 + i);
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                _mm_storeu_ps(d + i * cols, r0);
+                _mm_storeu_ps(d + (i + 1) * cols, r1);
+                _mm_storeu_ps(d + (i + 2) * cols, r2);
+                _mm_storeu_ps(d + (i + 3) * cols, r3);
+            }
+        }
+        return;
+    }
+#endif
+    switch (size) {
+    case 1: GATHER(uint8_t) break;
+    case 2: GATHER(uint16_t) break;
+    case 4: GATHER(uint32_t) break;
+    default: GATHER(uint64_t) break;
+    }
+#undef GATHER
+}
+
+/* ---- the driver -------------------------------------------------------- */
+
+/* How a call walks its blocks (set once per call by bc_fast_run). */
+typedef struct exec {
+    kernel_fn fn;
+    const void *aux;
+    int nops;
+    int64_t size[BC_PLAN_MAX_OPS];
+    int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
+    unsigned gathered;/* bit j: input j is transposed and gathered per tile */
+    struct buffers *buf; /* with route or gathered: the call's buffers */
+    int batched;      /* ROUTE_STREAM of an output written in memory order, block
+                         after block, each smaller than the buffer: blocks are
+                         packed into the buffer and streamed out a buffer at a time */
+} exec;
+
+/* The output piece and the gathered tiles, one set per call. */
+typedef struct buffers {
+    union { double d; int64_t i; char c[PIECE_BYTES]; } out, gathered[MAX_GATHERED];
+} buffers;
+
+enum { ROUTE_DIRECT, ROUTE_COPY, ROUTE_STREAM };
+
+/* An input that reads across rows rather than along them: its inner
+ * stride is neither 0 nor one element and the stride between rows smaller
+ * (a transposed view).  Only worth tiling when both inner extents are
+ * large. */
+static unsigned transposed_inputs(const bc_plan *pl, const int64_t *size)
+{
+    const int R = pl->rank;
+    if (R < 2 || pl->dims[R - 1] < 2 * TILE_COLS || pl->dims[R - 2] < 2 * TILE_ROWS)
+        return 0;
+    unsigned mask = 0;
+    for (int j = 1; j < pl->nops; j++) {
+        int64_t s0 = pl->strides[j][R - 1], s1 = pl->strides[j][R - 2];
+        s0 = s0 < 0 ? -s0 : s0;
+        s1 = s1 < 0 ? -s1 : s1;
+        if (s0 != 0 && s0 != size[j] && s1 < s0)
+            mask |= 1u << j;
+    }
+    return mask;
+}
+
+/* One n1 x n0 block in pieces through the call's buffers. */
+static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
+                       const int64_t *s0)
+{
+    buffers *const bufs = x->buf;
+    const int64_t osize = x->size[0];
+    int64_t rows, cols;
+    if (x->gathered) {
+        rows = TILE_ROWS;
+        cols = TILE_COLS;
+    } else if (n0 * osize <= PIECE_BYTES) {
+        cols = n0;
+        rows = PIECE_BYTES / (n0 * osize);
+    } else {
+        rows = 1;
+        cols = PIECE_BYTES / osize;
+    }
+    char *q[BC_PLAN_MAX_OPS];
+    int64_t t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
+    for (int64_t i0 = 0; i0 < n1; i0 += rows) {
+        const int64_t r = n1 - i0 < rows ? n1 - i0 : rows;
+        for (int64_t j0 = 0; j0 < n0; j0 += cols) {
+            const int64_t c = n0 - j0 < cols ? n0 - j0 : cols;
+            for (int j = 0, g = 0; j < x->nops; j++) {
+                q[j] = p[j] + i0 * s1[j] + j0 * s0[j];
+                t1[j] = s1[j];
+                t0[j] = s0[j];
+                if (x->gathered & (1u << j)) {
+                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j]);
+                    q[j] = bufs->gathered[g++].c;
+                    t1[j] = c * x->size[j];
+                    t0[j] = x->size[j];
+                }
+            }
+            if (x->route != ROUTE_DIRECT) {
+                q[0] = bufs->out.c;
+                t1[0] = c * osize;
+                t0[0] = osize;
+            }
+            x->fn(r, c, q, t1, t0, x->aux);
+            if (x->route != ROUTE_DIRECT)
+                write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], bufs->out.c, r, c, osize,
+                            x->route == ROUTE_STREAM);
+        }
+    }
+}
+
+/* One n1 x n0 block, directly or in pieces through the buffers. */
+static inline void run_block(const exec *x, int64_t n1, int64_t n0, char *const *p,
+                             const int64_t *s1, const int64_t *s0)
+{
+    if (x->route == ROUTE_DIRECT && !x->gathered)
+        x->fn(n1, n0, p, s1, s0, x->aux);
+    else
+        run_pieces(x, n1, n0, p, s1, s0);
+}
+
+static void run_plan(const bc_plan *pl, const exec *x)
 {
     const int R = pl->rank, nops = pl->nops;
     int64_t s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
@@ -273,20 +538,31 @@ static void run_plan(const bc_plan *pl, kernel_fn fn, const void *aux, const int
         n0 = pl->dims[R - 1];
     if (R >= 2)
         n1 = pl->dims[R - 2];
-    tile = tile && wants_tiles(pl, size);
+    /* batched: the kernel writes block after block into the buffer, which
+     * goes out whole (the output's blocks follow each other in memory) */
+    char *dst = p[0];
+    int64_t fill = 0, t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
+    const int64_t block = n1 * n0 * x->size[0];
+    if (x->batched) {
+        memcpy(t1, s1, sizeof t1[0] * (size_t)nops);
+        memcpy(t0, s0, sizeof t0[0] * (size_t)nops);
+        t1[0] = n0 * x->size[0];
+        t0[0] = x->size[0];
+    }
     for (;;) {
-        if (!tile) {
-            fn(n1, n0, p, s1, s0, aux);
-        } else {
-            for (int64_t i0 = 0; i0 < n1; i0 += TILE_ROWS) {
-                for (int64_t j0 = 0; j0 < n0; j0 += TILE_COLS) {
-                    char *q[BC_PLAN_MAX_OPS];
-                    for (int j = 0; j < nops; j++)
-                        q[j] = p[j] + i0 * s1[j] + j0 * s0[j];
-                    fn(n1 - i0 < TILE_ROWS ? n1 - i0 : TILE_ROWS,
-                       n0 - j0 < TILE_COLS ? n0 - j0 : TILE_COLS, q, s1, s0, aux);
-                }
+        if (x->batched) {
+            if (fill + block > (int64_t)sizeof x->buf->out.c) {
+                stream_bytes(dst, x->buf->out.c, (size_t)fill);
+                dst += fill;
+                fill = 0;
             }
+            char *o = p[0];
+            p[0] = x->buf->out.c + fill;
+            x->fn(n1, n0, p, t1, t0, x->aux);
+            p[0] = o;
+            fill += block;
+        } else {
+            run_block(x, n1, n0, p, s1, s0);
         }
         /* the odometer over the outer axes 0 .. R-3 */
         int k = R - 3;
@@ -301,8 +577,129 @@ static void run_plan(const bc_plan *pl, kernel_fn fn, const void *aux, const int
                 p[j] -= pl->strides[j][k] * (pl->dims[k] - 1);
         }
         if (k < 0)
-            return;
+            break;
     }
+    if (x->batched)
+        stream_bytes(dst, x->buf->out.c, (size_t)fill);
+}
+
+/* The plan with the call's buffers on the stack (out of line: a direct
+ * call does not set up, or probe page by page under
+ * -fstack-clash-protection, their 64 KiB). */
+static __attribute__((noinline)) void run_routed(const bc_plan *pl, exec *x)
+{
+    buffers bufs;
+    x->buf = &bufs;
+    run_plan(pl, x);
+}
+
+/* Byte range [*lo, *hi) operand j of the plan reaches. */
+static void plan_range(const bc_plan *pl, int j, int64_t size, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t l = 0, h = 0;
+    for (int r = 0; r < pl->rank; r++) {
+        int64_t span = (pl->dims[r] - 1) * pl->strides[j][r];
+        if (span < 0)
+            l += span;
+        else
+            h += span;
+    }
+    *lo = (uintptr_t)pl->base[j] + (uintptr_t)l;
+    *hi = (uintptr_t)pl->base[j] + (uintptr_t)(h + size);
+}
+
+/* 1 if the output shares memory with an input: in place (the front end
+ * allows no other overlap).  Checked once per call. */
+static int output_overlaps(const bc_plan *pl, const int64_t *size)
+{
+    uintptr_t olo, ohi, lo, hi;
+    plan_range(pl, 0, size[0], &olo, &ohi);
+    for (int j = 1; j < pl->nops; j++) {
+        plan_range(pl, j, size[j], &lo, &hi);
+        if (lo < ohi && olo < hi)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if the plan walks the output in memory order without gaps (row-major
+ * strides) and a 2-D block fits the buffer: the blocks can be batched. */
+static int in_memory_order(const bc_plan *pl, int64_t size)
+{
+    const int R = pl->rank;
+    int64_t want = size;
+    for (int r = R - 1; r >= 0; r--) {
+        if (pl->strides[0][r] != want)
+            return 0;
+        want *= pl->dims[r];
+    }
+    int64_t block = size;
+    for (int r = R - 1; r >= 0 && r >= R - 2; r--)
+        block *= pl->dims[r];
+    return block <= PIECE_BYTES;
+}
+
+/* Outputs of at least this many bytes are written with non-temporal
+ * stores: the last-level cache as the C library reports it, at most
+ * 32 MiB (a VM reports its host's whole L3, 300 MiB on the development
+ * machine, shared with other tenants), 32 MiB when unknown.
+ * BROADCHECK_NT_MIN_BYTES overrides it (the tests lower it to reach the
+ * streaming path with small outputs); it is read only for outputs of at
+ * least NT_FLOOR_BYTES. */
+static int64_t nt_min_bytes(void)
+{
+    const char *env = getenv("BROADCHECK_NT_MIN_BYTES");
+    if (env && *env) {
+        char *end;
+        long long v = strtoll(env, &end, 10);
+        if (*end == '\0' && v >= 0)
+            return v;
+    }
+    int64_t llc = 32 << 20;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0 && l3 < llc)
+        llc = l3;
+#endif
+    return llc;
+}
+
+/* Runs the plan with kernel fn: routes the output through the buffer when
+ * it is an input or large enough to stream, gathers transposed inputs when
+ * `tiles`. */
+static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const int64_t *size,
+                       int64_t out_bytes, int tiles)
+{
+    exec x; /* not zero-filled: size[] has room for 65 operands, a tiny call uses 3 */
+    x.fn = fn;
+    x.aux = aux;
+    x.nops = pl->nops;
+    x.route = ROUTE_DIRECT;
+    x.gathered = 0;
+    x.buf = NULL;
+    x.batched = 0;
+    for (int j = 0; j < pl->nops; j++)
+        x.size[j] = size[j];
+    if (tiles && pl->nops - 1 <= MAX_GATHERED) {
+        x.gathered = transposed_inputs(pl, size);
+        if (x.gathered && __builtin_popcount(x.gathered) > MAX_GATHERED)
+            x.gathered = 0;
+    }
+    const int contiguous_out = pl->rank >= 1 && pl->strides[0][pl->rank - 1] == size[0];
+    if (output_overlaps(pl, size))
+        x.route = ROUTE_COPY;
+    if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
+        x.route = ROUTE_STREAM;
+        x.batched = !x.gathered && in_memory_order(pl, size[0]);
+    }
+    if (x.route == ROUTE_DIRECT && !x.gathered)
+        run_plan(pl, &x);
+    else
+        run_routed(pl, &x);
+#ifdef __SSE2__
+    if (x.route == ROUTE_STREAM)
+        _mm_sfence(); /* streamed lines reach memory before anyone reads the output */
+#endif
 }
 
 /* Fills every element of `out` with the bytes at `value`. */
@@ -321,7 +718,8 @@ static void fill(const bc_tensor *out, const char *value)
     bc_plan_add(&pl, out, out->strides);
     bc_plan_add(&pl, &src, zero);
     bc_plan_finish(&pl, 1);
-    run_plan(&pl, copy_kernel((size_t)size[0]), NULL, size, 0);
+    /* sum-to-shape's starting values: read back at once, never streamed */
+    run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, 0, 0);
 }
 
 void bc_fast_run(const bc_job *job)
@@ -340,14 +738,16 @@ void bc_fast_run(const bc_job *job)
         sum_inits[job->dtype](v.c);
         fill(out, v.c);
         /* Over the gradient's index space, in row-major order (no reordering,
-         * no tiles): out, with stride 0 on the summed axes, then grad. */
+         * no tiles): out, with stride 0 on the summed axes, then grad.  The
+         * output is read and written in place by the kernel: never routed. */
         bc_plan_begin(&pl, &job->result);
         bc_plan_frame(&job->params, job->shapes, job->operand[0], out, R, frame);
         bc_plan_add(&pl, out, frame);
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        run_plan(&pl, sum_kernels[job->dtype], NULL, size, 0);
+        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0, NULL, 0};
+        run_plan(&pl, &x);
         return;
     }
     if (job->numel == 0)
@@ -362,23 +762,24 @@ void bc_fast_run(const bc_job *job)
         size[i + 1] = (int64_t)bc_dtype_size(job->in[i]->dtype);
     }
     bc_plan_finish(&pl, 1);
+    const int64_t out_bytes = job->numel * size[0]; /* the front end checked it fits */
 
     switch (job->kind) {
     case BC_JOB_ELEMENTWISE:
         if (job->nin == 1) {
-            run_plan(&pl, copy_kernel((size_t)size[0]), NULL, size, 1);
+            run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
         } else if (job->nin == 2) {
-            run_plan(&pl, binary_kernels[job->dtype][job->op], NULL, size, 1);
+            run_kernel(&pl, binary_kernels[job->dtype][job->op], NULL, size, out_bytes, 1);
         } else {
             nary_aux aux = {binary_rows[job->dtype][job->op], (size_t)size[1], job->nin};
-            run_plan(&pl, nary_kernel, &aux, size, 0);
+            run_kernel(&pl, nary_kernel, &aux, size, out_bytes, 0);
         }
         return;
     case BC_JOB_SELECT:
-        run_plan(&pl, select_kernel((size_t)size[0]), NULL, size, 1);
+        run_kernel(&pl, select_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
         return;
     default: /* BC_JOB_BROADCAST */
-        run_plan(&pl, copy_kernel((size_t)size[0]), NULL, size, 1);
+        run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
         return;
     }
 }

@@ -12,6 +12,7 @@
  * alone.  Each case has its own generator state derived from (seed, N), so a
  * failure names the command that replays exactly that case.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,15 +81,36 @@ static int64_t dim_for(void)
     return dims[rnd(chance(6) ? 12 : 11)]; /* 0 now and then */
 }
 
+/* Large results: 1 the tiled path (both inner extents past two tiles now
+ * and then), 2 an output of 16384 to 20383 elements, at least the 16 KiB
+ * below which the fast engine never streams (its NT_FLOOR_BYTES), laid
+ * out as rank 1 to 5 with one long axis anywhere and short odd ones around
+ * it (long rows, 2-D blocks of short rows, tails). */
 static bc_shape random_result(int big)
 {
     bc_shape r;
-    if (big) { /* large enough for the tiled path of the fast engine */
+    if (big == 1) { /* large enough for the tiled path of the fast engine */
         r.rank = 2 + rnd(2);
         for (int k = 0; k < r.rank; k++)
             r.dims[k] = 1;
         r.dims[r.rank - 2] = 64 + rnd(100);
         r.dims[r.rank - 1] = 128 + rnd(80);
+        if (chance(50)) { /* either axis may end up inner after the plan's sort */
+            int64_t t = r.dims[r.rank - 2];
+            r.dims[r.rank - 2] = r.dims[r.rank - 1];
+            r.dims[r.rank - 1] = t;
+        }
+        return r;
+    }
+    if (big == 2) {
+        static const int64_t shorts[] = {1, 2, 3, 5, 7, 8};
+        r.rank = 1 + rnd(5);
+        int64_t n = 1, target = 16384 + rnd(4000);
+        int long_axis = rnd(r.rank);
+        for (int k = 0; k < r.rank; k++)
+            if (k != long_axis)
+                n *= r.dims[k] = shorts[rnd(6)];
+        r.dims[long_axis] = (target + n - 1) / n;
         return r;
     }
     static const int ranks[] = {0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 8, 9};
@@ -132,7 +154,7 @@ static void shuffle_axes(int64_t *v, int n)
 /* Shapes for rule p (picked here) from result r; 0 if they do not fit. */
 static int shapes_for(tcase *c, int nshapes, int elementwise_only)
 {
-    bc_shape r = random_result(chance(1));
+    bc_shape r = random_result(chance(1) ? 1 : chance(1) ? 2 : 0);
     bc_params *p = &c->p;
     int rule;
     if (elementwise_only == 2) /* select, n-ary */
@@ -436,7 +458,7 @@ static bc_error_kind run(const tcase *c, bc_evaluator ev, char **bufs, bc_error 
     }
 }
 
-static void describe(const tcase *c, const int *layouts, long index)
+static void describe(const tcase *c, const int *layouts, long index, int stream)
 {
     char s[160];
     fprintf(stderr, "case %ld: %s", index, kind_names[c->kind]);
@@ -460,7 +482,8 @@ static void describe(const tcase *c, const int *layouts, long index)
         fprintf(stderr, " %s", s);
     }
     bc_shape_format(&c->result, s, sizeof s);
-    fprintf(stderr, " -> %s%s\n", s, c->in_place ? " (in place)" : "");
+    fprintf(stderr, " -> %s%s%s\n", s, c->in_place ? " (in place)" : "",
+            stream ? " (BROADCHECK_NT_MIN_BYTES=0)" : "");
     for (int i = 0; i < c->nt; i++) {
         const bc_tensor *v = &c->t[i];
         fprintf(stderr, "  %s %d: %s dims [", i == c->nt - 1 ? "output" : "input", i,
@@ -475,6 +498,14 @@ static void describe(const tcase *c, const int *layouts, long index)
     }
 }
 
+static int64_t numel_of(const bc_shape *s)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s->rank; k++)
+        n *= s->dims[k];
+    return n;
+}
+
 static int has_zero_dim(const bc_shape *s)
 {
     for (int k = 0; k < s->rank; k++)
@@ -487,7 +518,7 @@ static void test_fast_equals_naive(void **state)
 {
     (void)state;
     long checked = 0, skipped = 0, per_kind[KIND_COUNT] = {0}, size0 = 0, high_rank = 0,
-         in_place = 0;
+         in_place = 0, streamed = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long first = g_only >= 0 ? g_only : 0, last = g_only >= 0 ? g_only + 1 : g_cases;
@@ -518,10 +549,17 @@ static void test_fast_equals_naive(void **state)
             memcpy(bufs[1][b], bufs[0][b], c.buf_bytes[b]);
         }
         bc_error e0, e1;
+        /* Half the cases lower the fast engine's non-temporal threshold to 0
+         * (docs/ENGINE.md): every output of 16 KiB or more is then streamed. */
+        int stream = chance(50);
+        if (stream)
+            setenv("BROADCHECK_NT_MIN_BYTES", "0", 1);
+        else
+            unsetenv("BROADCHECK_NT_MIN_BYTES");
         bc_error_kind k0 = run(&c, BC_EVAL_NAIVE, bufs[0], &e0);
         bc_error_kind k1 = run(&c, BC_EVAL_FAST, bufs[1], &e1);
         if (k0 != BC_OK || k1 != BC_OK) {
-            describe(&c, layouts, index);
+            describe(&c, layouts, index, stream);
             fail_msg("seed 0x%llx case %ld refused (naive: %s, fast: %s)\n  rerun: "
                      "BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld", (unsigned long long)g_seed,
                      index, k0 ? e0.message : "ok", k1 ? e1.message : "ok",
@@ -533,7 +571,7 @@ static void test_fast_equals_naive(void **state)
             size_t off = 0;
             while (bufs[0][b][off] == bufs[1][b][off])
                 off++;
-            describe(&c, layouts, index);
+            describe(&c, layouts, index, stream);
             fail_msg("seed 0x%llx case %ld: fast differs from naive in buffer %d at byte %zu "
                      "(naive %02x, fast %02x)\n  rerun: BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld",
                      (unsigned long long)g_seed, index, b, off, (unsigned char)bufs[0][b][off],
@@ -548,14 +586,16 @@ static void test_fast_equals_naive(void **state)
         size0 += has_zero_dim(&c.result);
         high_rank += c.result.rank >= 7;
         in_place += c.in_place;
+        streamed += stream && bc_dtype_size(c.dtype) * (size_t)numel_of(&c.result) >= 16384;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     printf("fast == naive on %ld cases (seed 0x%llx, %.2f s): binary %ld, nary %ld, select %ld, "
            "broadcast %ld, sum-to-shape %ld; %ld with a size-0 result, %ld of rank >= 7, %ld in "
-           "place; %ld draws redrawn\n", checked, (unsigned long long)g_seed, secs,
-           per_kind[KIND_BINARY], per_kind[KIND_NARY], per_kind[KIND_SELECT],
-           per_kind[KIND_BROADCAST], per_kind[KIND_SUM], size0, high_rank, in_place, skipped);
+           "place, %ld of 16 KiB or more with streaming on; %ld draws redrawn\n", checked,
+           (unsigned long long)g_seed, secs, per_kind[KIND_BINARY], per_kind[KIND_NARY],
+           per_kind[KIND_SELECT], per_kind[KIND_BROADCAST], per_kind[KIND_SUM], size0, high_rank,
+           in_place, streamed, skipped);
 }
 
 int main(int argc, char **argv)
