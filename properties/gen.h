@@ -18,6 +18,9 @@ typedef struct bc_gen_request {
     int expand_percent;             /* broadcast-to: how often under profile pytorch-expand
                                        (its -1s); 0 for properties it breaks, as
                                        prepend-ones (a leading 1 makes a -1 valid) */
+    int value_tier;                 /* with value_sized: bc_value_tier (properties.h): 0 the
+                                       above; 1 medium, 10^3 to 2^20 elements per result, no
+                                       0 dims; 2 huge, past 2^31 elements, rank 2 or 3 */
 } bc_gen_request;
 
 /* Fills c (params, shapes; the expectation is left unset) from r. */
