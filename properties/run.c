@@ -1153,6 +1153,16 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
     snprintf(res->sut_args, sizeof res->sut_args, "%s", cfg->sut_args ? cfg->sut_args : "");
+    /* The tier, so that a replay line says where its case came from, and
+     * the budget a large case needs to be examined in the replay too. */
+    size_t used = strlen(res->sut_args);
+    if (cfg->value_tier != BC_TIER_SMALL)
+        used += (size_t)snprintf(res->sut_args + used, sizeof res->sut_args - used,
+                                 "%s--value-tier %s", used ? " " : "",
+                                 bc_value_tier_name(cfg->value_tier));
+    if (cfg->max_bytes > 0 && used < sizeof res->sut_args)
+        snprintf(res->sut_args + used, sizeof res->sut_args - used, "%s--max-bytes %lld",
+                 used ? " " : "", (long long)cfg->max_bytes);
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
     res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;

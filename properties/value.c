@@ -447,12 +447,22 @@ static int64_t random_value(bc_prng *r, bc_dtype t)
 static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const int64_t *v,
                       int64_t count, int nonzero)
 {
+    /* the loops apart, so that a contiguous row of a divisor-free operand
+     * (the common case) is one plain conversion loop the compiler vectorises */
 #define STORE_ROW(T, CONVERT)                                   \
     do {                                                        \
         T *p = (T *)data + off;                                 \
-        for (int64_t i = 0; i < count; i++, p += step) {        \
-            T x = CONVERT;                                      \
-            *p = nonzero && x == 0 ? (T)1 : x;                  \
+        if (nonzero) {                                          \
+            for (int64_t i = 0; i < count; i++) {               \
+                T x = CONVERT;                                  \
+                p[i * step] = x == 0 ? (T)1 : x;                \
+            }                                                   \
+        } else if (step == 1) {                                 \
+            for (int64_t i = 0; i < count; i++)                 \
+                p[i] = CONVERT;                                 \
+        } else {                                                \
+            for (int64_t i = 0; i < count; i++)                 \
+                p[i * step] = CONVERT;                          \
         }                                                       \
     } while (0)
     switch (t) {
@@ -565,13 +575,15 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     walk w;
     walk_start(&rows, &w);
     for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
-        for (int64_t i = 0; i < inner; i++) {
-            int64_t j = first + i;
-            if (values == 0)
-                row[i] = t == BC_BOOL ? (j + k) % 3 != 0 : (int64_t)k * 97 + j + 1;
-            else
+        if (values != 0)
+            for (int64_t i = 0; i < inner; i++)
                 row[i] = random_value(&r, t);
-        }
+        else if (t == BC_BOOL)
+            for (int64_t i = 0; i < inner; i++)
+                row[i] = (first + i + k) % 3 != 0;
+        else /* k*97 + j + 1 for row-major element j */
+            for (int64_t i = 0, base = (int64_t)k * 97 + first + 1; i < inner; i++)
+                row[i] = base + i;
         store_row(t, v.data, w.off, step, row, inner, nonzero);
     }
     *out = v;

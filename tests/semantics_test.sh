@@ -64,9 +64,28 @@ u8sum='onnx-uni op=sum-to-shape dtype=uint8 operand=1 [3,4,2] [] -> [3,4,2]'
 expect 1 '^FAIL value-differential on reference: uint8 SUT: element \[\] is [0-9]+, reference has 255 ' -- \
   replay --sut reference --manifest "$tmp/int_overflow.json" --property value-differential "$u8sum"
 
+# Every tier checks the declared semantics: on medium cases (up to 2^20
+# elements, the fast engine computing the variant) each one is found and its
+# replay line, which names the tier, reproduces.
+medium=(run --sut reference --rule numpy --property value-differential --value-tier medium
+        --value-cases 300 --jobs 2)
+for variant in int_div_floor int_overflow float16_sum; do
+  expect 1 'verdict: DIVERGES' -- "${medium[@]}" --manifest "$tmp/$variant.json"
+  grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "medium $variant: not a ${detail[$variant]} case"
+  replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | head -1)
+  case "$replay" in
+    *"--value-tier medium"*) ;;
+    *) fail "medium $variant: the replay line does not name the tier: $replay" ;;
+  esac
+  eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
+  rc=$?
+  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "medium $variant: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+done
+
 # The reference's own choices, named: nothing to diverge from.
 manifest "$tmp/own.json" '{"int_div": "truncate", "int_overflow": "wrap", "float16_sum": "each"}'
 expect 0 'verdict: CONFORMS$' -- "${run[@]}" --manifest "$tmp/own.json"
+expect 0 'verdict: CONFORMS$' -- "${medium[@]}" --manifest "$tmp/own.json"
 grep -q 'value semantics' "$tmp/out" && fail "the reference's own semantics were reported as a variant"
 
 # Bad choices: exit 2 before any case, naming the field.

@@ -164,7 +164,8 @@ typedef struct bc_run_config {
                                  handler, with bc_sut_interrupt) to stop the run: the result
                                  holds what was found so far, marked interrupted */
     const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
-                                 must repeat them ("--timeout-ms 150"): put after --sut */
+                                 must repeat them ("--timeout-ms 150"): put after --sut;
+                                 bc_run adds --value-tier and --max-bytes when not default */
     /* Known divergences (the manifest's): each case is replayed after the
      * run (on shard i mod N), and a failure they explain is "known", not a
      * divergence.  strict: a known case that passes (XPASS) fails the run. */
