@@ -27,19 +27,24 @@ manifest "$tmp/int_div_nearest.json" '{"int_div": "nearest-f32"}'
 manifest "$tmp/int_div_round.json" '{"int_div": "nearest"}'
 manifest "$tmp/int_overflow.json" '{"int_overflow": "saturate"}'
 manifest "$tmp/float16_sum.json" '{"float16_sum": "wide"}'
-for variant in int_div_floor int_div_nearest int_div_round int_overflow; do
-  expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
-  grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "$variant: the failure is not a ${detail[$variant]} case"
-  grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
+# found_and_replayed VARIANT ARGS: the run in $tmp/out found a case of
+# VARIANT's ops, its replay line carries ARGS and reproduces (exit 1, FAIL),
+# as printed.
+found_and_replayed() {
+  grep -qE "minimal: .*${detail[$1]}" "$tmp/out" || fail "$1: the failure is not a ${detail[$1]} case"
   replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | head -1)
   case "$replay" in
-    *"--manifest $tmp/$variant.json"*) ;;
-    *) fail "$variant: the replay line does not carry the manifest: $replay" ;;
+    *"$2"*) ;;
+    *) fail "$1: the replay line does not carry $2: $replay" ;;
   esac
-  # The replay line reproduces (exit 1, FAIL), as printed.
   eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
   rc=$?
-  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$variant: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$1: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+}
+for variant in int_div_floor int_div_nearest int_div_round int_overflow; do
+  expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
+  grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
+  found_and_replayed "$variant" "--manifest $tmp/$variant.json"
   python3 - "$tmp/$variant-report.json" "$variant" <<'EOF' || fail "$variant: JSON report"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -71,15 +76,7 @@ medium=(run --sut reference --rule numpy --property value-differential --value-t
         --value-cases 300 --jobs 2)
 for variant in int_div_floor int_overflow float16_sum; do
   expect 1 'verdict: DIVERGES' -- "${medium[@]}" --manifest "$tmp/$variant.json"
-  grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "medium $variant: not a ${detail[$variant]} case"
-  replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | head -1)
-  case "$replay" in
-    *"--value-tier medium"*) ;;
-    *) fail "medium $variant: the replay line does not name the tier: $replay" ;;
-  esac
-  eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
-  rc=$?
-  [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "medium $variant: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+  found_and_replayed "$variant" "--value-tier medium"
 done
 
 # The reference's own choices, named: nothing to diverge from.
