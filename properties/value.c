@@ -553,9 +553,10 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     v.data = bc_guard_alloc(a->guards, (size_t)total * esize, BC_GUARD_MARGIN, k);
     if (!v.data)
         return -1;
-    /* the poison element once, then copied over the rest in doubling blocks */
+    /* the poison element once, then copied over the rest in doubling blocks
+     * (unless every element is one of the view's, written below anyway) */
     put(t, v.data, t == BC_BOOL ? 0 : POISON);
-    for (int64_t done = 1; done < total;) {
+    for (int64_t done = total == numel ? total : 1; done < total;) {
         int64_t n = done < total - done ? done : total - done;
         memcpy((char *)v.data + done * (int64_t)esize, v.data, (size_t)(n * (int64_t)esize));
         done += n;
