@@ -119,6 +119,9 @@ static const char replay_usage[] =
     "for every failure it shrinks.  --manifest: the value semantics the SUT\n"
     "declares (docs/MANIFEST.md) are what the reference computes; a shipped\n"
     "adapter (--sut numpy) reads its own manifest unless one is given.\n"
+    "--value-tier and --max-bytes, as 'run' took them (its replay lines repeat\n"
+    "them): a case needing more memory than --max-bytes (default 1G) is not\n"
+    "examined (exit 2); the huge tier needs --max-bytes of at least 5G.\n"
     "\n"
     "Exit codes: 0 passes; 1 fails (what disagreed is printed); 2 bad usage, or\n"
     "the property does not apply to the case or the SUT does not support it.\n";
