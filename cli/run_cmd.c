@@ -560,7 +560,7 @@ int bc_cmd_run(int argc, char **argv)
     /* A medium question carries up to 72 MiB to a worker, whose library may
      * take a second on it: 2 s was too little on a loaded machine (a timeout
      * is a failure).  The replay line repeats the limit, as any other. */
-    if (cfg.value_tier != BC_TIER_SMALL && !have_timeout &&
+    if (cfg.value_tier != BC_TIER_SMALL && !have_timeout && !bc_builtin_sut(sut_name) &&
         sut_opts.timeout_ms < BC_LARGE_TIER_TIMEOUT_MS)
         sut_opts.timeout_ms = BC_LARGE_TIER_TIMEOUT_MS;
     cfg.sut = find_sut(sut_name, &sut_opts);
