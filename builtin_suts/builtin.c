@@ -32,6 +32,7 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_offset_ignored,
     &bc_mutant_rank7_collapse,
     &bc_mutant_select_roles_swapped,
+    &bc_mutant_simd_tail,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)
@@ -46,4 +47,10 @@ const bc_sut *bc_builtin_sut(const char *name)
         if (strcmp(builtin[i]->name, name) == 0)
             return builtin[i];
     return NULL;
+}
+
+int bc_builtin_sut_tier(const bc_sut *sut)
+{
+    /* the mutants whose bug only shows past the small tier's 64 elements */
+    return sut == &bc_mutant_simd_tail ? 1 : 0;
 }

@@ -433,6 +433,38 @@ static void rank7_collapse(const bc_sut *sut, const bc_eval_request *req, bc_sut
     free_copies(buffers, n, views, shapes);
 }
 
+/* A vectorised elementwise kernel, taken past 1,000 elements, whose loop
+ * stops at the last full vector of 8: when the element count is not a
+ * multiple of 8 the tail is never written (the output keeps whatever it
+ * held).  Right on every small tensor, so only the medium value tier can
+ * see it.  amd/IRON PR #198 (add.cc bounded its vector loop on size / 32:
+ * "tail never written; consumer reads stale"). */
+static void simd_tail(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_shape result;
+    int64_t numel = -1;
+    if ((req->kind == BC_VALUE_ELEMENTWISE || req->kind == BC_VALUE_SELECT) &&
+        bc_infer(req->params, req->n, req->shapes, &result, NULL) == BC_OK)
+        numel = numel_of(&result);
+    if (numel <= 1000 || numel % 8 == 0 || numel > req->out_capacity) {
+        bc_reference_eval(BC_EVAL_FAST, req, a);
+        return;
+    }
+    size_t esize = bc_dtype_size(req->out_dtype);
+    void *full = malloc((size_t)numel * esize);
+    if (!full) {
+        out_of_memory(a);
+        return;
+    }
+    bc_eval_request q = *req;
+    q.out = full;
+    bc_reference_eval(BC_EVAL_FAST, &q, a);
+    if (a->status == BC_SUT_OK) /* the whole vectors only */
+        memcpy(req->out, full, (size_t)(numel - numel % 8) * esize);
+    free(full);
+}
+
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \
     static const bc_sut_ops ident##_ops = {reference_infer, fn, NULL}; \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -470,3 +502,7 @@ VALUE_MUTANT(bc_mutant_rank7_collapse, rank7_collapse, "mutant:rank7-collapse",
              "at rank 7+, collapses axes -6 and outward into one counter that reads every "
              "input unbroadcast",
              "tenstorrent/tt-metal#55351 (fix PR #55466)");
+VALUE_MUTANT(bc_mutant_simd_tail, simd_tail, "mutant:simd-tail",
+             "past 1,000 elements, a vector loop of 8 leaves the last count mod 8 "
+             "elements of an elementwise result unwritten",
+             "amd/IRON PR #198");

@@ -18,6 +18,7 @@
 #include "broadcheck/properties.h"
 #include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
+#include "../wire/wire.h" /* BC_WIRE_MAX_PAYLOAD: what an out-of-process SUT takes */
 #include "broadcheck_commit.h" /* generated at build time: BC_COMMIT */
 #include "cli.h"
 
@@ -35,8 +36,18 @@ static const char run_usage[] =
     "                        ort-web, stdlib, mathjs, onednn, xnnpack, xtensor,\n"
     "                        eigen: with its manifest unless --manifest is given),\n"
     "                        an adapter\n"
-    "  --timeout-ms N        an external SUT's time per question (default 2000)\n"
+    "  --timeout-ms N        an external SUT's time per question (default 2000;\n"
+    "                        10000 on the medium tier)\n"
     "  --memory-mb N         an external SUT's worker memory limit (default 1024)\n"
+    "  --value-tier T        how large value cases are (docs/PROPERTIES.md):\n"
+    "                        small (default, at most 64 elements an operand),\n"
+    "                        medium (10^3 to 2^20 elements, lengths crossing\n"
+    "                        vector widths, cache blocks and thread grains) or\n"
+    "                        huge (results past 2^31 one-byte elements; needs\n"
+    "                        --max-bytes of at least 5G and an in-process SUT)\n"
+    "  --max-bytes N         the memory one value check may use, in bytes or with\n"
+    "                        K, M, G (default 1G); a case needing more is not\n"
+    "                        examined (counted unsupported)\n"
     "  --rule R,...          rules to check (default: all)\n"
     "  --property P,...      properties to check (default: all); see\n"
     "                        'broadcheck list properties'\n"
@@ -100,6 +111,7 @@ static const char run_usage[] =
 
 static const char replay_usage[] =
     "usage: broadcheck replay [--sut NAME] [--manifest FILE] [--timeout-ms N] [--memory-mb N]\n"
+    "                         [--value-tier T] [--max-bytes N]\n"
     "                         --property P 'CASE'\n"
     "\n"
     "Checks one case, a line of the vector format (its expectation is ignored),\n"
@@ -107,6 +119,9 @@ static const char replay_usage[] =
     "for every failure it shrinks.  --manifest: the value semantics the SUT\n"
     "declares (docs/MANIFEST.md) are what the reference computes; a shipped\n"
     "adapter (--sut numpy) reads its own manifest unless one is given.\n"
+    "--value-tier and --max-bytes, as 'run' took them (its replay lines repeat\n"
+    "them): a case needing more memory than --max-bytes (default 1G) is not\n"
+    "examined (exit 2); the huge tier needs --max-bytes of at least 5G.\n"
     "\n"
     "Exit codes: 0 passes; 1 fails (what disagreed is printed); 2 bad usage, or\n"
     "the property does not apply to the case or the SUT does not support it.\n";
@@ -164,6 +179,50 @@ static const bc_sut *find_sut(const char *name, const bc_sut_options *opts)
     if (!sut)
         fprintf(stderr, "broadcheck: --sut: %s\n", why);
     return sut;
+}
+
+/* An external SUT's time per question on the medium and huge tiers unless
+ * --timeout-ms is given. */
+#define BC_LARGE_TIER_TIMEOUT_MS 10000
+
+/* --value-tier and --max-bytes, for run and replay: 1 if opt was one of
+ * them (0 ok), -1 on a bad value (said on stderr). */
+static int tier_option(const char *cmd, int opt, int tier_opt, int bytes_opt, const char *value,
+                       bc_value_tier *tier, int64_t *max_bytes)
+{
+    if (opt == tier_opt) {
+        if (bc_value_tier_from_name(value, tier) == 0)
+            return 1;
+        fprintf(stderr, "broadcheck %s: --value-tier: expected small, medium or huge, got '%s'\n",
+                cmd, value);
+        return -1;
+    }
+    if (opt != bytes_opt)
+        return 0;
+    char digits[32];
+    size_t n = strlen(value);
+    int shift = 0;
+    if (n > 0 && strchr("KMGkmg", value[n - 1])) {
+        shift = strchr("Kk", value[n - 1]) ? 10 : strchr("Mm", value[n - 1]) ? 20 : 30;
+        n--;
+    }
+    uint64_t v;
+    if (n == 0 || n >= sizeof digits ||
+        (memcpy(digits, value, n), digits[n] = '\0', parse_u64(digits, INT64_MAX >> shift, &v)) != 0 ||
+        v == 0) {
+        fprintf(stderr, "broadcheck %s: --max-bytes: expected a positive number of bytes "
+                        "(a suffix K, M or G allowed), got '%s'\n", cmd, value);
+        return -1;
+    }
+    *max_bytes = (int64_t)(v << shift);
+    return 1;
+}
+
+/* The most bytes one question to sut may carry: none for a built-in SUT
+ * (in process), the wire protocol's frame limit for any other. */
+static int64_t question_limit(const bc_sut *sut)
+{
+    return bc_builtin_sut(sut->name) == sut ? 0 : (int64_t)BC_WIRE_MAX_PAYLOAD;
 }
 
 /* --timeout-ms and --memory-mb: 1 if opt was one of them (0 ok), -1 on a bad value. */
@@ -256,8 +315,10 @@ int bc_cmd_run(int argc, char **argv)
     enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED,
            O_SHARD, O_JOBS, O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP,
            O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE, O_PROGRESS,
-           O_MANIFEST, O_STRICT };
+           O_MANIFEST, O_STRICT, O_TIER, O_MAX_BYTES };
     static const struct option options[] = {
+        {"value-tier", required_argument, NULL, O_TIER},
+        {"max-bytes", required_argument, NULL, O_MAX_BYTES},
         {"sut", required_argument, NULL, O_SUT},
         {"rule", required_argument, NULL, O_RULE},
         {"property", required_argument, NULL, O_PROPERTY},
@@ -292,15 +353,22 @@ int bc_cmd_run(int argc, char **argv)
     bc_sut_options sut_opts = bc_sut_options_default();
     const char *sut_name = "reference", *json = NULL, *junit = NULL, *cert = NULL;
     const char *manifest_path = NULL;
-    int quiet = 0, have_cases = 0, have_value_cases = 0, have_partial_cases = 0;
+    int quiet = 0, have_cases = 0, have_value_cases = 0, have_partial_cases = 0, have_timeout = 0;
     uint64_t v;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
+        int tier_opt = tier_option("run", c, O_TIER, O_MAX_BYTES, optarg, &cfg.value_tier,
+                                   &cfg.max_bytes);
+        if (tier_opt < 0)
+            return BC_EXIT_USAGE;
+        if (tier_opt > 0)
+            continue;
         int sut_opt = sut_option(c, O_TIMEOUT, O_MEMORY, optarg, &sut_opts);
         if (sut_opt < 0)
             return BC_EXIT_USAGE;
+        have_timeout |= sut_opt > 0 && c == O_TIMEOUT;
         if (sut_opt > 0)
             continue;
         switch (c) {
@@ -489,8 +557,23 @@ int bc_cmd_run(int argc, char **argv)
         cfg.declared_version = bc_manifest_version(manifest);
         cfg.semantics = *bc_manifest_semantics(manifest);
     }
+    /* A medium question carries up to 72 MiB to a worker, whose library may
+     * take a second on it: 2 s was too little on a loaded machine (a timeout
+     * is a failure).  The replay line repeats the limit, as any other. */
+    if (cfg.value_tier != BC_TIER_SMALL && !have_timeout && !bc_builtin_sut(sut_name) &&
+        sut_opts.timeout_ms < BC_LARGE_TIER_TIMEOUT_MS)
+        sut_opts.timeout_ms = BC_LARGE_TIER_TIMEOUT_MS;
     cfg.sut = find_sut(sut_name, &sut_opts);
     if (!cfg.sut) {
+        bc_manifest_free(manifest);
+        return BC_EXIT_USAGE;
+    }
+    cfg.max_question_bytes = question_limit(cfg.sut);
+    if (bc_value_tier_refusal(cfg.value_tier, cfg.max_bytes, cfg.max_question_bytes, why,
+                              sizeof why) != 0) {
+        fprintf(stderr, "broadcheck run: --value-tier %s: %s\n",
+                bc_value_tier_name(cfg.value_tier), why);
+        bc_sut_close(cfg.sut);
         bc_manifest_free(manifest);
         return BC_EXIT_USAGE;
     }
@@ -524,6 +607,7 @@ int bc_cmd_run(int argc, char **argv)
     if (manifest_path && manifest_path != named_manifest)
         snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args),
                  "%s--manifest %s", sut_args[0] ? " " : "", manifest_path);
+    /* (bc_run adds the value tier and the memory budget) */
     cfg.sut_args = sut_args;
     cfg.broadcheck_commit = BC_COMMIT;
     bc_run_result *res = bc_run(&cfg, why, sizeof why);
@@ -603,15 +687,21 @@ int bc_cmd_replay(int argc, char **argv)
         {"timeout-ms", required_argument, NULL, 'T'},
         {"memory-mb", required_argument, NULL, 'M'},
         {"manifest", required_argument, NULL, 'm'},
+        {"value-tier", required_argument, NULL, 'V'},
+        {"max-bytes", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     const char *sut_name = "reference", *property = NULL, *manifest_path = NULL;
+    bc_value_tier tier = BC_TIER_SMALL;
+    int64_t max_bytes = 0;
     bc_sut_options sut_opts = bc_sut_options_default();
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
         int sut_opt = sut_option(c, 'T', 'M', optarg, &sut_opts);
+        if (sut_opt == 0)
+            sut_opt = tier_option("replay", c, 'V', 'B', optarg, &tier, &max_bytes);
         if (sut_opt < 0)
             return BC_EXIT_USAGE;
         if (sut_opt > 0)
@@ -646,6 +736,11 @@ int bc_cmd_replay(int argc, char **argv)
     const bc_sut *sut = find_sut(sut_name, &sut_opts);
     if (!sut)
         return BC_EXIT_USAGE;
+    if (bc_value_tier_refusal(tier, max_bytes, question_limit(sut), why, sizeof why) != 0) {
+        fprintf(stderr, "broadcheck replay: --value-tier %s: %s\n", bc_value_tier_name(tier), why);
+        bc_sut_close(sut);
+        return BC_EXIT_USAGE;
+    }
     bc_vector *v = malloc(sizeof *v);
     if (!v) {
         bc_sut_close(sut);
@@ -669,7 +764,8 @@ int bc_cmd_replay(int argc, char **argv)
                 why[0] ? why : "empty (expected a vector line, e.g. 'numpy [2] [1] -> [2]')");
     } else {
         int r = partial ? bc_replay_partial(sut, p, pv, why, sizeof why)
-                        : bc_replay(sut, &semantics, p, v, why, sizeof why);
+                        : bc_replay_within(sut, &semantics, max_bytes, question_limit(sut), p,
+                                           v, why, sizeof why);
         if (r == 0) {
             printf("PASS %s on %s\n", property, sut->name);
             status = BC_EXIT_OK;

@@ -107,6 +107,90 @@ static void gen_value_result(bc_prng *r, int max_rank, bc_shape *s)
     fit_64_elements(s);
 }
 
+/* A length for the medium tier's innermost axis, at most hi: a multiple of a
+ * vector width (8 to 64 elements) plus an odd tail; just short of or past a
+ * cache block or a thread grain (1,024 to 262,144 elements; PyTorch splits
+ * elementwise work at 32,768); or any length, log-uniform.  The main loops
+ * and the tails of real kernels start and end at such lengths. */
+static int64_t medium_length(bc_prng *r, int64_t hi)
+{
+    static const int64_t width[] = {8, 16, 32, 64};
+    static const int64_t block[] = {1024, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
+    int64_t d;
+    int pick = (int)bc_prng_below(r, 100);
+    if (pick < 40) {
+        int64_t w = width[bc_prng_below(r, 4)];
+        int64_t most = hi / w > 1 ? hi / w - 1 : 1;
+        d = w * bc_prng_range(r, 1, most < 4096 ? most : 4096) + 2 * bc_prng_range(r, 0, w / 2 - 1) + 1;
+    } else if (pick < 75) {
+        d = block[bc_prng_below(r, sizeof block / sizeof block[0])] + bc_prng_range(r, -9, 9);
+    } else {
+        int bits = (int)bc_prng_range(r, 0, 19);
+        d = bc_prng_range(r, (int64_t)1 << bits, ((int64_t)1 << (bits + 1)) - 1);
+    }
+    return d < 1 ? 1 : d > hi ? hi : d;
+}
+
+/* A result shape for the medium tier: 10^3 to 2^20 elements, rank 1 to 6
+ * (mostly 1 to 3), its innermost axis of a medium_length and the outer ones
+ * small odd or even factors; now and then the interesting length sits one
+ * axis further out, behind a short inner axis, so that a stretched inner
+ * operand crosses it too.  No 0 dims: those are the small tier's. */
+static void gen_medium_result(bc_prng *r, int max_rank, bc_shape *s)
+{
+    static const int rank_weight[6] = {30, 35, 20, 9, 4, 2};
+    int x = (int)bc_prng_below(r, 100), rank = 0;
+    while (x >= rank_weight[rank]) {
+        x -= rank_weight[rank];
+        rank++;
+    }
+    rank++;
+    s->rank = rank < max_rank ? rank : max_rank > 0 ? max_rank : 1;
+    const int64_t most = (int64_t)1 << 20;
+    int bits = (int)bc_prng_range(r, 10, 19);
+    int64_t target = bc_prng_range(r, (int64_t)1 << bits, ((int64_t)1 << (bits + 1)) - 1);
+    int inner = s->rank - 1;
+    if (s->rank >= 2 && bc_prng_percent(r, 20))
+        inner = s->rank - 2; /* behind a short last axis */
+    for (int i = 0; i < s->rank; i++)
+        s->dims[i] = i == inner ? 1 : bc_prng_range(r, 1, 7);
+    int64_t others = 1;
+    for (int i = 0; i < s->rank; i++)
+        others *= s->dims[i];
+    s->dims[inner] = medium_length(r, target / others > 1 ? target / others : 1);
+    int64_t numel = others * s->dims[inner];
+    /* grow the outermost axis to at least 1,000 elements, within 2^20 */
+    if (numel < 1000) {
+        int64_t rest = numel / s->dims[0];
+        s->dims[0] = (1000 + rest - 1) / rest + bc_prng_range(r, 0, 3);
+    }
+    for (;;) { /* and no more than 2^20 */
+        numel = 1;
+        int largest = 0;
+        for (int i = 0; i < s->rank; i++) {
+            numel *= s->dims[i];
+            largest = s->dims[i] > s->dims[largest] ? i : largest;
+        }
+        if (numel <= most)
+            return;
+        s->dims[largest] = s->dims[largest] / 2 + 1;
+    }
+}
+
+/* A result shape for the huge tier: 2^31 and a few more elements (past any
+ * 32-bit element index), rank 2 or 3, so that operands that stretch hold
+ * few elements: [A, B] or [A, 3, B] with B a medium_length. */
+static void gen_huge_result(bc_prng *r, bc_shape *s)
+{
+    const int64_t past = ((int64_t)1 << 31) + 2 * bc_prng_range(r, 0, 1 << 15) + 1;
+    s->rank = bc_prng_percent(r, 70) ? 2 : 3;
+    int64_t b = medium_length(r, (int64_t)1 << 20), mid = s->rank == 3 ? 3 : 1;
+    s->dims[s->rank - 1] = b;
+    if (s->rank == 3)
+        s->dims[1] = mid;
+    s->dims[0] = (past + b * mid - 1) / (b * mid);
+}
+
 /* An operand that broadcasts to `result`: its trailing `keep` axes, some set
  * to 1.  ones_percent is how often each axis becomes 1. */
 static void derive(bc_prng *r, const bc_shape *result, int keep, int ones_percent, bc_shape *out)
@@ -428,7 +512,11 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
     c->nshapes = 0;
     c->expect = BC_EXPECT_ANY_ERROR;
     bc_shape result;
-    if (req->value_sized)
+    if (req->value_sized && req->value_tier == 2)
+        gen_huge_result(r, &result);
+    else if (req->value_sized && req->value_tier == 1)
+        gen_medium_result(r, req->max_rank > 0 ? req->max_rank : BC_MAX_RANK, &result);
+    else if (req->value_sized)
         gen_value_result(r, req->max_rank > 0 ? req->max_rank : BC_MAX_RANK, &result);
     else
         gen_result(r, gen_rank(r, BC_MAX_RANK), req->max_dim, &result);

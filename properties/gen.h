@@ -22,6 +22,9 @@ typedef struct bc_gen_request {
                                        OpenVINO's and nGraph's op modes (openvino-select,
                                        ngraph-select, openvino-broadcast, ngraph-explicit);
                                        0 where they have no meaning (values, partial shapes) */
+    int value_tier;                 /* with value_sized: bc_value_tier (properties.h): 0 the
+                                       above; 1 medium, 10^3 to 2^20 elements per result, no
+                                       0 dims; 2 huge, past 2^31 elements, rank 2 or 3 */
 } bc_gen_request;
 
 /* Fills c (params, shapes; the expectation is left unset) from r. */

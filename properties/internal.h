@@ -176,6 +176,10 @@ struct bc_run_result {
     char declared_name[128]; /* "" or the manifest's name and version */
     char declared_version[128];
     bc_semantics semantics;      /* the SUT's declared value semantics (config) */
+    bc_value_tier value_tier;    /* how large its value cases were (config) */
+    int64_t max_bytes;           /* a value check's memory budget (config; 0: the default) */
+    int64_t max_question_bytes;  /* (config) */
+    int64_t value_bytes;         /* output bytes value-differential compared, every case checked */
     char semantics_text[160];    /* bc_semantics_format of them, or as a merge read them */
     char broadcheck_commit[64]; /* "" if unknown */
     char platform[192];         /* the machine the run ran on (uname), "" if unknown */
@@ -192,8 +196,9 @@ const char *bc_file_kind(unsigned mode);
 /* bc_replay and bc_replay_partial, also saying whether some question went
  * unanswered in time (*timed_out: a timeout or an interruption, not the
  * SUT's answer), so that a known divergence is not confirmed by one. */
-int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int property,
-                      const bc_vector *c, char *detail, size_t cap, int *timed_out);
+int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int64_t max_bytes,
+                      int64_t max_question_bytes, int property, const bc_vector *c, char *detail,
+                      size_t cap, int *timed_out);
 int bc_replay_partial_watched(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
                               size_t cap, int *timed_out);
 char *bc_replay_line(const char *sut_name, const char *sut_args, const char *property,
@@ -232,6 +237,9 @@ typedef struct bc_check_ctx {
     int (*takes)(void *hook, bc_vector *v, bc_pvector *pv, const char *detail);
     void *hook;
     bc_shrink_stop stopped; /* why a question was not asked or a shrink ended early */
+    int64_t max_bytes;      /* a value check's memory budget (0: BC_VALUE_DEFAULT_MAX_BYTES) */
+    int64_t max_question_bytes; /* 0, or the largest question the SUT takes */
+    int64_t compared_bytes; /* output bytes value-differential compared (a throughput figure) */
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */
@@ -241,6 +249,11 @@ void bc_check_ctx_release(bc_check_ctx *ctx);
  * ask mostly for what caps says the SUT computes. */
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
                      const bc_semantics *semantics, bc_prng *r, bc_vector *c);
+/* The same, its value cases of a tier (bc_property_gen is the small one);
+ * shape and partial cases do not depend on it. */
+void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                          const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
+                          bc_vector *c);
 /* Checks one case; on failure writes what disagreed into detail. */
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap);

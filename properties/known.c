@@ -265,7 +265,8 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
                 verdict = !v ? -1
                           : bc_vector_parse(k->vector, v, why, sizeof why) != 1 ? -2
                           : res->cells[v->params.rule][p].selected
-                              ? bc_replay_watched(sut, &res->semantics, p, v, detail,
+                              ? bc_replay_watched(sut, &res->semantics, res->max_bytes,
+                                                  res->max_question_bytes, p, v, detail,
                                                   sizeof detail, &timed_out)
                               : -3;
                 free(v);

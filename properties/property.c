@@ -190,23 +190,38 @@ int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t 
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
                      const bc_semantics *semantics, bc_prng *r, bc_vector *c)
 {
+    bc_property_gen_tier(property, rule, caps, semantics, BC_TIER_SMALL, r, c);
+}
+
+void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                          const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
+                          bc_vector *c)
+{
     bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0, 0};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
-        bc_value_gen(r, rule, all_kinds, caps, semantics, 0, c);
+        bc_value_gen_tier(r, rule, all_kinds, caps, semantics, 0, (int)tier, c);
         return;
     case P_LAYOUT_INVARIANCE:
-        bc_value_gen(r, rule, all_kinds, caps, semantics, 1, c);
+        bc_value_gen_tier(r, rule, all_kinds, caps, semantics, 1, (int)tier, c);
         return;
     case P_BROADCAST_THEN_ELEMENTWISE:
-        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
-                     caps, semantics, 0, c);
+        bc_value_gen_tier(r, rule,
+                          BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
+                          caps, semantics, 0, (int)tier, c);
         return;
     case P_SUM_OF_BROADCAST:
-        bc_value_gen(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, semantics, 0, c);
+        bc_value_gen_tier(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, semantics, 0, (int)tier, c);
         if (c->value.dtype == BC_BOOL || c->value.dtype == BC_FLOAT16)
             c->value.dtype = BC_INT32; /* no sums on bool; binary16 sums round */
+        /* Past the small tier the distinct values (values=0) reach 2^20 and,
+         * summed 2^20 times, pass 2^24, where a float32 sum rounds in an
+         * order of the SUT's own: random values (|x| <= 9) keep every sum
+         * exact.  The draw comes last, so smaller tiers' cases are as they
+         * were. */
+        if (tier != BC_TIER_SMALL && c->value.values == 0)
+            c->value.values = bc_prng_next(r) | 1u;
         return;
     case P_ASSOCIATIVE:
         req.min_operands = req.max_operands = 3;
@@ -757,10 +772,51 @@ static bc_check not_concrete(const char *why, char *detail, size_t cap)
     return BC_CHECK_UNSUPPORTED;
 }
 
+/* 1 (with *verdict "unsupported" and why in detail) when a check of c
+ * would need more memory than the run's budget, or a question larger
+ * than the SUT takes: such a case is not examined, never passed or
+ * failed (docs/PROPERTIES.md "Value tiers").  The check makes input_sets
+ * copies of the inputs, `outputs` outputs, and `extra` bytes of scratch
+ * per result element; a question carries up to `carried` tensors of the
+ * result's size besides its own inputs (broadcast-then-elementwise). */
+static int over_budget(const bc_check_ctx *ctx, const bc_vector *c, int input_sets, int outputs,
+                       int64_t extra, int carried, bc_check *verdict, char *detail, size_t cap)
+{
+    int64_t question = 0;
+    int64_t bytes = bc_value_check_bytes(c, input_sets, outputs, extra, &question);
+    const int64_t budget = ctx->max_bytes > 0 ? ctx->max_bytes : BC_VALUE_DEFAULT_MAX_BYTES;
+    bc_shape result;
+    int64_t rn = 0;
+    if (carried > 0 && bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) == BC_OK &&
+        bc_shape_numel(&result, &rn) == BC_OK)
+        question += carried * rn * (int64_t)bc_dtype_size(c->value.dtype);
+    if (bytes >= 0 && bytes <= budget &&
+        (ctx->max_question_bytes <= 0 || question <= ctx->max_question_bytes))
+        return 0;
+    if (bytes < 0)
+        snprintf(detail, cap, "no value check: an operand or the result has a negative dim or "
+                 "more than %lld elements", (long long)BC_VALUE_MAX_NUMEL);
+    else if (bytes > budget)
+        snprintf(detail, cap, "not examined: the check needs %lld bytes, more than the memory "
+                 "budget of %lld (--max-bytes)", (long long)bytes, (long long)budget);
+    else
+        snprintf(detail, cap, "not examined: a question of %lld bytes, more than this SUT "
+                 "takes in one (%lld: an out-of-process SUT's frame limit, wire/PROTOCOL.md)",
+                 (long long)question, (long long)ctx->max_question_bytes);
+    *verdict = BC_CHECK_UNSUPPORTED;
+    return 1;
+}
+
 static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
 {
     if (!c->value.present)
         return BC_CHECK_PASS; /* a shape-only case: nothing to compute */
+    bc_check verdict;
+    /* a sum-to-shape oracle under float16_sum=wide or int_overflow=saturate
+     * holds its terms and sums in 8 bytes each */
+    if (over_budget(ctx, c, 1, 2, c->value.kind == BC_VALUE_SUM_TO_SHAPE ? 16 : 0, 0, &verdict,
+                    detail, cap))
+        return verdict;
     bc_value_request *sut = new_request(ctx), *oracle = new_request(ctx);
     char why[256];
     if (!sut || !oracle)
@@ -776,7 +832,15 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     const bc_dtype dtype = c->value.dtype;
     if (oracle->req.kind == BC_VALUE_ELEMENTWISE)
         oracle->req.op = bc_op_under(oracle->req.op, dtype, &ctx->semantics);
-    bc_reference_eval(BC_EVAL_NAIVE, &oracle->req, &want);
+    /* the naive oracle on small questions; the fast engine on large ones */
+    int64_t work = oracle->req.out_capacity;
+    for (int i = 0; i < oracle->req.ninputs; i++) {
+        bc_shape s = bc_tensor_shape(&oracle->req.inputs[i]);
+        int64_t n;
+        if (bc_shape_numel(&s, &n) == BC_OK && n > work)
+            work = n;
+    }
+    bc_reference_eval(bc_value_oracle(work), &oracle->req, &want);
     double tol = 0;
     if (oracle->req.kind == BC_VALUE_SUM_TO_SHAPE && want.status == BC_SUT_OK) {
         bc_tensor wt = bc_value_output(oracle, &want);
@@ -787,6 +851,8 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
             bc_value_clamped_sum(sut, ctx->arena, &wt) != 0)
             return not_concrete("an exact integer sum past int64", detail, cap);
     }
+    if (got.status == BC_SUT_OK && want.status == BC_SUT_OK)
+        ctx->compared_bytes += sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
     return judge(sut, &got, "SUT", oracle, &want, "reference", tol, detail, cap);
 }
 
@@ -794,6 +860,9 @@ static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *d
 {
     if (!c->value.present || c->value.layout == 0)
         return BC_CHECK_PASS; /* contiguous already: no other layout to compare */
+    bc_check verdict;
+    if (over_budget(ctx, c, 2, 2, 0, 0, &verdict, detail, cap))
+        return verdict;
     bc_value_request *plain = new_request(ctx), *strided = new_request(ctx);
     char why[256];
     if (!plain || !strided)
@@ -856,6 +925,9 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
     if (!c->value.present ||
         (c->value.kind != BC_VALUE_ELEMENTWISE && c->value.kind != BC_VALUE_SELECT))
         return BC_CHECK_PASS;
+    bc_check early;
+    if (over_budget(ctx, c, 1, c->nshapes + 2, 0, c->nshapes, &early, detail, cap))
+        return early;
     bc_value_request *direct = new_request(ctx), *step = new_request(ctx),
                      *via = new_request(ctx);
     bc_shape *targets = ctx->arena ? bc_arena_alloc(ctx->arena, BC_VECTOR_MAX_SHAPES *
@@ -916,6 +988,9 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
         return BC_CHECK_PASS;
     if (c->value.dtype == BC_BOOL)
         return not_concrete("sums are not defined on bool", detail, cap);
+    bc_check early;
+    if (over_budget(ctx, c, 1, 3, 0, 0, &early, detail, cap))
+        return early;
     bc_value_request *bcast = new_request(ctx), *sum = new_request(ctx);
     if (!bcast || !sum)
         return not_concrete("out of memory", detail, cap);

@@ -88,12 +88,21 @@ static void note_timeout(void *hook, const bc_sut_answer *a)
 int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, const bc_vector *c,
               char *detail, size_t cap)
 {
-    int ignored;
-    return bc_replay_watched(sut, semantics, property, c, detail, cap, &ignored);
+    return bc_replay_within(sut, semantics, 0, 0, property, c, detail, cap);
 }
 
-int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int property,
-                      const bc_vector *c, char *detail, size_t cap, int *timed_out)
+int bc_replay_within(const bc_sut *sut, const bc_semantics *semantics, int64_t max_bytes,
+                     int64_t max_question_bytes, int property, const bc_vector *c, char *detail,
+                     size_t cap)
+{
+    int ignored;
+    return bc_replay_watched(sut, semantics, max_bytes, max_question_bytes, property, c, detail,
+                             cap, &ignored);
+}
+
+int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int64_t max_bytes,
+                      int64_t max_question_bytes, int property, const bc_vector *c, char *detail,
+                      size_t cap, int *timed_out)
 {
     *timed_out = 0;
     int count;
@@ -123,7 +132,11 @@ int bc_replay_watched(const bc_sut *sut, const bc_semantics *semantics, int prop
                  props[property].name);
         return 2;
     }
-    bc_check_ctx ctx = {.sut = sut, .answered = note_timeout, .hook = timed_out};
+    bc_check_ctx ctx = {.sut = sut,
+                        .answered = note_timeout,
+                        .hook = timed_out,
+                        .max_bytes = max_bytes,
+                        .max_question_bytes = max_question_bytes};
     if (semantics)
         ctx.semantics = *semantics;
     return replay_verdict(bc_property_check(property, &ctx, c, detail, cap), &ctx, detail, cap);

@@ -49,6 +49,7 @@ typedef struct chunk_result {
     char first_detail[1024]; /* as a check writes it: a shrink keeps its kind */
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
+    int64_t value_bytes; /* output bytes value-differential compared */
 } chunk_result;
 
 typedef enum shrink_state { SHRINK_NONE, SHRINK_PENDING, SHRINK_RUNNING, SHRINK_DONE } shrink_state;
@@ -227,7 +228,8 @@ static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, 
     if (is_partial(property))
         bc_pproperty_gen(property, rule, run->partial_caps, g, c->pv);
     else
-        bc_property_gen(property, rule, &run->caps, &run->config->semantics, g, c->v);
+        bc_property_gen_tier(property, rule, &run->caps, &run->config->semantics,
+                             run->config->value_tier, g, c->v);
 }
 
 static bc_check case_check(int property, bc_check_ctx *ctx, const run_case *c, char *detail,
@@ -542,6 +544,7 @@ static void chunk_done(runner *run, chunk_result *r)
     cr->chunks_done++;
     cr->checked += r->passed + r->failed + r->known_failed;
     run->cases_done += r->passed + r->failed + r->unsupported + r->known_failed;
+    run->res->value_bytes += r->value_bytes; /* before a chunk is dropped: all the work done */
     run->failures_seen += r->failed;
     if (r->first_failure >= 0)
         update_cutoff(run);
@@ -625,6 +628,8 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
     check_hook hook = {run, cr};
     bc_check_ctx ctx = {.sut = cfg->sut,
                         .semantics = cfg->semantics,
+                        .max_bytes = cfg->max_bytes,
+                        .max_question_bytes = cfg->max_question_bytes,
                         .answered = check_answered,
                         .stop = check_stop,
                         .hook = &hook};
@@ -683,6 +688,7 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
                 break; /* the cell stops at its first failing case */
         }
     }
+    r->value_bytes = ctx.compared_bytes;
     bc_check_ctx_release(&ctx);
     pthread_mutex_lock(&run->lock);
     chunk_done(run, r);
@@ -781,6 +787,8 @@ static void shrink_cell(worker *w, int cell)
     shrink_hook hook = {run, cr, atomic_load(&run->unresponsive_events)};
     bc_check_ctx ctx = {.sut = cfg->sut,
                         .semantics = cfg->semantics,
+                        .max_bytes = cfg->max_bytes,
+                        .max_question_bytes = cfg->max_question_bytes,
                         .answered = shrink_answered,
                         .stop = shrink_stop,
                         .takes = shrink_takes,
@@ -867,6 +875,8 @@ static int replay_corpus(runner *run, char *why, size_t cap)
     check_hook hook = {run, NULL};
     bc_check_ctx ctx = {.sut = cfg->sut,
                         .semantics = cfg->semantics,
+                        .max_bytes = cfg->max_bytes,
+                        .max_question_bytes = cfg->max_question_bytes,
                         .answered = check_answered,
                         .stop = check_stop,
                         .hook = &hook};
@@ -1143,6 +1153,9 @@ static void describe_platform(bc_run_result *res)
 
 bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
 {
+    if (bc_value_tier_refusal(cfg->value_tier, cfg->max_bytes, cfg->max_question_bytes, why,
+                              cap) != 0)
+        return NULL;
     bc_run_result *res = calloc(1, sizeof *res);
     if (!res) {
         snprintf(why, cap, "out of memory");
@@ -1155,6 +1168,16 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     snprintf(res->sut_name, sizeof res->sut_name, "%s", cfg->sut->name);
     snprintf(res->sut_version, sizeof res->sut_version, "%s", cfg->sut->version);
     snprintf(res->sut_args, sizeof res->sut_args, "%s", cfg->sut_args ? cfg->sut_args : "");
+    /* The tier, so that a replay line says where its case came from, and
+     * the budget a large case needs to be examined in the replay too. */
+    size_t used = strlen(res->sut_args);
+    if (cfg->value_tier != BC_TIER_SMALL)
+        used += (size_t)snprintf(res->sut_args + used, sizeof res->sut_args - used,
+                                 "%s--value-tier %s", used ? " " : "",
+                                 bc_value_tier_name(cfg->value_tier));
+    if (cfg->max_bytes > 0 && used < sizeof res->sut_args)
+        snprintf(res->sut_args + used, sizeof res->sut_args - used, "%s--max-bytes %lld",
+                 used ? " " : "", (long long)cfg->max_bytes);
     res->seed = cfg->seed;
     res->cases = cfg->seconds > 0 ? 0 : cfg->cases;
     res->value_cases = cfg->seconds > 0 ? 0 : cfg->value_cases;
@@ -1174,6 +1197,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     snprintf(res->declared_version, sizeof res->declared_version, "%s",
              cfg->declared_version ? cfg->declared_version : "");
     res->semantics = cfg->semantics;
+    res->value_tier = cfg->value_tier;
+    res->max_bytes = cfg->max_bytes;
+    res->max_question_bytes = cfg->max_question_bytes;
     bc_semantics_format(&cfg->semantics, res->semantics_text, sizeof res->semantics_text);
     snprintf(res->broadcheck_commit, sizeof res->broadcheck_commit, "%s",
              cfg->broadcheck_commit ? cfg->broadcheck_commit : "");

@@ -175,6 +175,49 @@ static void *element(const bc_tensor *t, int64_t flat)
     return (char *)t->data + offset_of(t, flat) * (int64_t)bc_dtype_size(t->dtype);
 }
 
+/* Visits a view's elements in row-major order, keeping the element offset
+ * of the current one: no division per element, which on the medium and
+ * huge tiers' millions of elements is most of a check's time. */
+typedef struct walk {
+    int64_t idx[BC_MAX_RANK];
+    int64_t off;
+} walk;
+
+static void walk_start(const bc_tensor *t, walk *w)
+{
+    memset(w->idx, 0, (size_t)t->rank * sizeof w->idx[0]);
+    w->off = t->offset;
+}
+
+static void walk_next(const bc_tensor *t, walk *w)
+{
+    for (int k = t->rank - 1; k >= 0; k--) {
+        if (++w->idx[k] < t->dims[k]) {
+            w->off += t->strides[k];
+            return;
+        }
+        w->off -= (w->idx[k] - 1) * t->strides[k];
+        w->idx[k] = 0;
+    }
+}
+
+static void *walk_at(const bc_tensor *t, const walk *w)
+{
+    return (char *)t->data + w->off * (int64_t)bc_dtype_size(t->dtype);
+}
+
+/* 1 if a view is row-major contiguous from data (bc_value_output's). */
+static int is_row_major(const bc_tensor *t)
+{
+    int64_t st = 1;
+    for (int k = t->rank - 1; k >= 0; k--) {
+        if (t->dims[k] != 1 && t->strides[k] != st)
+            return 0;
+        st *= t->dims[k];
+    }
+    return t->offset == 0;
+}
+
 static int64_t numel_of(const bc_shape *s)
 {
     int64_t n;
@@ -258,6 +301,12 @@ static unsigned dtypes_for_ops(unsigned ops, const bc_semantics *s)
 void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
                   const bc_semantics *semantics, int strided, bc_vector *c)
 {
+    bc_value_gen_tier(r, rule, kinds, caps, semantics, strided, 0, c);
+}
+
+void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
+                       const bc_semantics *semantics, int strided, int tier, bc_vector *c)
+{
     unsigned allowed = kinds & kinds_of_rule(rule);
     if (allowed & caps->kinds)
         allowed &= caps->kinds; /* else ask anyway: it will say "unsupported" */
@@ -283,8 +332,13 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
      * so, docs/ENGINE.md.) */
     if (v.kind == BC_VALUE_SUM_TO_SHAPE)
         dtypes &= ~(1u << BC_BOOL);
+    /* The huge tier's results are past 2^31 elements of one byte each:
+     * larger elements would not fit a memory budget a machine has. */
+    const unsigned one_byte = (1u << BC_BOOL) | (1u << BC_INT8) | (1u << BC_UINT8);
+    if (tier == 2)
+        dtypes = dtypes & one_byte ? dtypes & one_byte : 1u << BC_INT8;
     v.dtype = pick_dtype(r, dtypes);
-    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0, 0};
+    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0, 0, tier};
     if (v.kind == BC_VALUE_BROADCAST || v.kind == BC_VALUE_SUM_TO_SHAPE)
         req.expand_percent = 15;
     if (v.kind == BC_VALUE_ELEMENTWISE) {
@@ -300,6 +354,10 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
             req.min_operands = 5;
             req.max_operands = caps->max_operands < BC_MAX_OPERANDS ? caps->max_operands
                                                                      : BC_MAX_OPERANDS;
+            /* past the small tier, 8 operands of up to 2^20 elements each
+             * stay within one wire frame (256 MiB) */
+            if (tier > 0 && req.max_operands > 8)
+                req.max_operands = 8;
         }
     } else if (v.kind == BC_VALUE_SELECT) {
         req.min_operands = req.max_operands = 3;
@@ -315,13 +373,113 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
         v.layout = bc_prng_next(r) | 1u;
     if (bc_prng_percent(r, 50))
         v.values = bc_prng_next(r) | 1u;
+    /* A large float sum of the distinct values (values=0) passes 2^24 and
+     * rounds differently in every summation order; small random integers
+     * (|x| <= 9) keep every order exact up to 2^24 / 9 terms: past the
+     * medium tier's 2^20. */
+    if (tier > 0 && v.kind == BC_VALUE_SUM_TO_SHAPE && v.values == 0)
+        v.values = bc_prng_next(r) | 1u;
     c->value = v;
+}
+
+bc_evaluator bc_value_oracle(int64_t numel)
+{
+    return numel > BC_VALUE_NAIVE_MAX_NUMEL ? BC_EVAL_FAST : BC_EVAL_NAIVE;
+}
+
+int64_t bc_value_check_bytes(const bc_vector *c, int input_sets, int outputs, int64_t extra,
+                             int64_t *question)
+{
+    const bc_value_case *v = &c->value;
+    const int64_t page = 4096, esize = (int64_t)bc_dtype_size(v->dtype);
+    bc_shape result;
+    int accepted = bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) == BC_OK;
+    int64_t rn = accepted ? numel_of(&result) : 0, in = 0;
+    if (rn < 0 || rn > BC_VALUE_MAX_NUMEL)
+        return -1;
+    /* the tensors made: every operand, the input of a broadcast, the
+     * gradient (of the result's shape) of a sum */
+    int first = 0, last = c->nshapes;
+    if (v->kind == BC_VALUE_BROADCAST)
+        last = c->nshapes > 0 ? 1 : 0;
+    for (int i = first; i < last && v->kind != BC_VALUE_SUM_TO_SHAPE; i++) {
+        int64_t n = numel_of(&c->shapes[i]);
+        if (n < 0 || n > BC_VALUE_MAX_NUMEL)
+            return -1;
+        in += 2 * n * esize + 2 * page;
+    }
+    int64_t out = rn;
+    if (v->kind == BC_VALUE_SUM_TO_SHAPE) {
+        in += 2 * rn * esize + 2 * page;
+        out = accepted && v->operand < c->nshapes ? numel_of(&c->shapes[v->operand]) : 0;
+        if (out < 0 || out > BC_VALUE_MAX_NUMEL)
+            return -1;
+    }
+    *question = in + out * esize;
+    return input_sets * in + outputs * (out * esize + page) + extra * rn;
 }
 
 /* ---- tensors from seeds -------------------------------------------------- */
 
 #define POISON (-77) /* in the gaps of a strided buffer: reading one shows */
 #define GAP_SPAN 4096 /* elements a layout's gaps may spread a tensor over */
+
+/* An element's value under values != 0: small random integers, -9 .. 9
+ * (0 .. 18 unsigned), 0 or 1 for bool.  The very draws of
+ * bc_prng_range(r, lo, lo + 18) and bc_prng_below(r, 2), which is what
+ * every value line was made with, with their divisors made constants. */
+static int64_t random_value(bc_prng *r, bc_dtype t)
+{
+    if (t == BC_BOOL)
+        return (int64_t)(bc_prng_next(r) % 2); /* 2 divides 2^64: no rejection */
+    const uint64_t n = 19, threshold = (0 - n) % n;
+    uint64_t x;
+    do
+        x = bc_prng_next(r);
+    while (x < threshold);
+    return (t == BC_UINT8 ? 0 : -9) + (int64_t)(x % n);
+}
+
+/* Stores count values at element offsets off, off + step, ... of data, as
+ * put() does one (integers wrapped to their width, bool 0 or 1); with
+ * nonzero, a value stored as 0 becomes 1 (a divisor: x / 0 is defined
+ * differently by every library and traps in C; checked as stored, after
+ * the wrap, for 256 is 0 in int8: xtensor's worker died of SIGFPE on it). */
+static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const int64_t *v,
+                      int64_t count, int nonzero)
+{
+    /* the loops apart, so that a contiguous row of a divisor-free operand
+     * (the common case) is one plain conversion loop the compiler vectorises */
+#define STORE_ROW(T, CONVERT)                                   \
+    do {                                                        \
+        T *p = (T *)data + off;                                 \
+        if (nonzero) {                                          \
+            for (int64_t i = 0; i < count; i++) {               \
+                T x = CONVERT;                                  \
+                p[i * step] = x == 0 ? (T)1 : x;                \
+            }                                                   \
+        } else if (step == 1) {                                 \
+            for (int64_t i = 0; i < count; i++)                 \
+                p[i] = CONVERT;                                 \
+        } else {                                                \
+            for (int64_t i = 0; i < count; i++)                 \
+                p[i * step] = CONVERT;                          \
+        }                                                       \
+    } while (0)
+    switch (t) {
+    case BC_BOOL: STORE_ROW(uint8_t, (uint8_t)(v[i] != 0)); break;
+    case BC_INT8:
+    case BC_UINT8: STORE_ROW(uint8_t, (uint8_t)(uint64_t)v[i]); break;
+    case BC_INT32: STORE_ROW(uint32_t, (uint32_t)(uint64_t)v[i]); break;
+    case BC_INT64: STORE_ROW(uint64_t, (uint64_t)v[i]); break;
+    case BC_FLOAT32: STORE_ROW(float, (float)(double)v[i]); break;
+#if BC_HAVE_FLOAT16
+    case BC_FLOAT16: STORE_ROW(_Float16, (_Float16)(double)v[i]); break;
+#endif
+    default: STORE_ROW(double, (double)v[i]); break;
+    }
+#undef STORE_ROW
+}
 
 /* A view of shape s laid out by `layout` (0: contiguous) and filled from
  * `values`, in arena memory.  k is the input's index: each input gets its
@@ -355,6 +513,7 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
             order[j] = tmp;
         }
         int64_t running = 1;
+        int gaps = 0;
         for (int i = s->rank - 1; i >= 0; i--) {
             int ax = order[i];
             int64_t d = s->dims[ax];
@@ -370,6 +529,12 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
              * are what they always were. */
             int gap = bc_prng_percent(&r, 25);
             int64_t extent = d > 0 ? d : 1;
+            /* A tensor of more than GAP_SPAN elements (only the medium and
+             * huge tiers make them) gets one gap at most, so its buffer is
+             * never more than twice its elements. */
+            if (numel > GAP_SPAN && gaps > 0)
+                gap = 0;
+            gaps += gap && running <= GAP_SPAN / (2 * extent);
             int64_t st = running * (gap && running <= GAP_SPAN / (2 * extent) ? 2 : 1);
             v.strides[ax] = bc_prng_percent(&r, 30) ? -st : st;
             running = st * extent;
@@ -389,25 +554,39 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     v.data = bc_guard_alloc(a->guards, (size_t)total * esize, BC_GUARD_MARGIN, k);
     if (!v.data)
         return -1;
-    for (int64_t i = 0; i < total; i++)
-        put(t, (char *)v.data + i * (int64_t)esize, t == BC_BOOL ? 0 : POISON);
+    /* the poison element once, then copied over the rest in doubling blocks
+     * (unless every element is one of the view's, written below anyway) */
+    put(t, v.data, t == BC_BOOL ? 0 : POISON);
+    for (int64_t done = total == numel ? total : 1; done < total;) {
+        int64_t n = done < total - done ? done : total - done;
+        memcpy((char *)v.data + done * (int64_t)esize, v.data, (size_t)(n * (int64_t)esize));
+        done += n;
+    }
     bc_prng r;
     bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
-    int is_unsigned = t == BC_UINT8 || t == BC_BOOL;
-    for (int64_t j = 0; j < numel; j++) {
-        int64_t x;
-        if (values == 0)
-            x = t == BC_BOOL ? (j + k) % 3 != 0 : (int64_t)k * 97 + j + 1;
+    /* Row by row along the last axis, each row's values made first (as
+     * int64), then stored in the dtype: millions of elements on the large
+     * tiers, so no switch or division per element. */
+    const int64_t inner = s->rank > 0 ? s->dims[s->rank - 1] : 1,
+                  step = s->rank > 0 ? v.strides[s->rank - 1] : 0;
+    int64_t *row = numel > 0 ? bc_arena_alloc(a, (size_t)inner * sizeof *row) : NULL;
+    if (numel > 0 && !row)
+        return -1;
+    bc_tensor rows = v; /* the outer axes: one element per row */
+    rows.rank = s->rank > 0 ? s->rank - 1 : 0;
+    walk w;
+    walk_start(&rows, &w);
+    for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
+        if (values != 0)
+            for (int64_t i = 0; i < inner; i++)
+                row[i] = random_value(&r, t);
         else if (t == BC_BOOL)
-            x = (int64_t)bc_prng_below(&r, 2);
-        else
-            x = is_unsigned ? bc_prng_range(&r, 0, 18) : bc_prng_range(&r, -9, 9);
-        put(t, element(&v, j), x);
-        /* A divisor: x / 0 is defined differently by every library, and
-         * traps in C.  Checked as stored, after the dtype's wrap (256 is 0
-         * in int8: xtensor's worker died of SIGFPE on it). */
-        if (nonzero && (is_float(t) ? x == 0 : get_int(t, element(&v, j)) == 0))
-            put(t, element(&v, j), 1);
+            for (int64_t i = 0; i < inner; i++)
+                row[i] = (first + i + k) % 3 != 0;
+        else /* k*97 + j + 1 for row-major element j */
+            for (int64_t i = 0, base = (int64_t)k * 97 + first + 1; i < inner; i++)
+                row[i] = base + i;
+        store_row(t, v.data, w.off, step, row, inner, nonzero);
     }
     *out = v;
     return 0;
@@ -542,11 +721,20 @@ int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_
 {
     bc_shape s = bc_tensor_shape(want);
     int64_t numel = numel_of(&s), first = -1, count = 0;
-    for (int64_t i = 0; i < numel; i++)
-        if (!same_element(got, want, i, tol)) {
+    const size_t esize = bc_dtype_size(want->dtype);
+    const int flat = is_row_major(got) && is_row_major(want) && got->dtype == want->dtype;
+    /* Equal bytes are equal values (a NaN equals itself): the common case,
+     * at memory speed, before any element is read as a number. */
+    if (flat && numel > 0 && memcmp(got->data, want->data, (size_t)numel * esize) == 0)
+        return 0;
+    for (int64_t i = 0; i < numel; i++) {
+        int same = flat && memcmp((const char *)got->data + (size_t)i * esize,
+                                  (const char *)want->data + (size_t)i * esize, esize) == 0;
+        if (!same && !same_element(got, want, i, tol)) {
             first = first < 0 ? i : first;
             count++;
         }
+    }
     if (count == 0)
         return 0;
     char where[1400], g[64], w[64];
@@ -589,11 +777,13 @@ static int wide_sums(const bc_value_request *vr, bc_arena *a, const bc_tensor *w
     char *s = bc_arena_alloc(a, (size_t)(wn ? wn : 1) * 8);
     if (!t || !s)
         return -1;
-    for (int64_t i = 0; i < gn; i++) {
+    walk w;
+    walk_start(g, &w);
+    for (int64_t i = 0; i < gn; i++, walk_next(g, &w)) {
         if (wide == BC_FLOAT64)
-            ((double *)(void *)t)[i] = get_float(g->dtype, element(g, i));
+            ((double *)(void *)t)[i] = get_float(g->dtype, walk_at(g, &w));
         else
-            ((int64_t *)(void *)t)[i] = get_int(g->dtype, element(g, i));
+            ((int64_t *)(void *)t)[i] = get_int(g->dtype, walk_at(g, &w));
     }
     /* An int64 sum cannot overflow while the magnitudes fit together. */
     uint64_t total = 0;
@@ -606,8 +796,8 @@ static int wide_sums(const bc_value_request *vr, bc_arena *a, const bc_tensor *w
     }
     bc_tensor tw = bc_tensor_contiguous(wide, &gs, t), sw = bc_tensor_contiguous(wide, &ws, s);
     bc_error err;
-    if (bc_eval_sum_to_shape(BC_EVAL_NAIVE, q->params, q->n, q->shapes, q->operand, &tw, &sw,
-                             &err) != BC_OK)
+    if (bc_eval_sum_to_shape(bc_value_oracle(gn), q->params, q->n, q->shapes, q->operand, &tw,
+                             &sw, &err) != BC_OK)
         return -1;
     *terms = t;
     *nterms = gn;
@@ -676,8 +866,10 @@ void bc_value_scale(const bc_tensor *x, int64_t factor, int saturate, const bc_t
     bc_shape s = bc_tensor_shape(x);
     int64_t numel = numel_of(&s), lo, hi;
     int_range(x->dtype, &lo, &hi);
-    for (int64_t i = 0; i < numel; i++) {
-        const void *p = element(x, i);
+    walk w;
+    walk_start(x, &w);
+    for (int64_t i = 0; i < numel; i++, walk_next(x, &w)) {
+        const void *p = walk_at(x, &w);
         if (is_float(x->dtype)) {
             put_float(out->dtype, element(out, i), get_float(x->dtype, p) * (double)factor);
             continue;

@@ -7,13 +7,31 @@
 #ifndef BROADCHECK_VALUE_H
 #define BROADCHECK_VALUE_H
 
+#include "broadcheck/properties.h"
 #include "broadcheck/sut.h"
 #include "broadcheck/vector.h"
 #include "prng.h"
 
 /* Value tensors hold at most this many elements; bigger ones are not
- * value-checked (the generators stay far below it). */
-#define BC_VALUE_MAX_NUMEL ((int64_t)1 << 20)
+ * value-checked.  The memory budget (bc_value_check_bytes) is what limits
+ * a check in practice; this only keeps every byte count far from
+ * overflowing. */
+#define BC_VALUE_MAX_NUMEL ((int64_t)1 << 36)
+
+/* The evaluator that computes an expectation of `numel` elements: the
+ * naive oracle up to BC_VALUE_NAIVE_MAX_NUMEL (properties.h), the fast
+ * engine past it (the naive one would take minutes on the large tiers;
+ * the fast one is checked against it in tests/test_engine_random.c). */
+bc_evaluator bc_value_oracle(int64_t numel);
+
+/* The bytes the buffers of one check of value case c take, at most:
+ * input_sets copies of its inputs (each twice its elements: a layout's
+ * gap) and `outputs` outputs of the result's size, plus `extra` bytes per
+ * element of the rule's result (scratch); -1 when some count is past
+ * BC_VALUE_MAX_NUMEL.  *question gets the bytes of one question to the
+ * SUT (its inputs and its output). */
+int64_t bc_value_check_bytes(const bc_vector *c, int input_sets, int outputs, int64_t extra,
+                             int64_t *question);
 
 /* ---- scratch memory: one per checking thread, reset before each check -- */
 
@@ -39,6 +57,11 @@ void *bc_arena_alloc(bc_arena *a, size_t size);
  * always a non-contiguous layout (else 60 % of the time). */
 void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
                   const bc_semantics *semantics, int strided, bc_vector *c);
+/* The same at a tier (bc_value_tier): small is bc_value_gen; medium makes
+ * results of 10^3 to 2^20 elements; huge, results past 2^31 elements of a
+ * 1-byte dtype (bool, int8, uint8). */
+void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
+                       const bc_semantics *semantics, int strided, int tier, bc_vector *c);
 
 /* ---- a value question from a case ----------------------------------------- */
 

@@ -256,7 +256,8 @@ static int same_run(merger *m, input *in)
     json_t *config = json_object_get(in->root, "config");
     /* Parameters a report may lack (written before they existed): equal
      * where the first file has them. */
-    static const char *const optional[] = {"max_failures", "whole_cells"};
+    static const char *const optional[] = {"max_failures", "whole_cells", "value_tier",
+                                           "max_bytes"};
     for (size_t i = 0; i < sizeof optional / sizeof *optional; i++) {
         json_t *first = json_object_get(json_object_get(m->in[0].root, "config"), optional[i]);
         json_t *mine = json_object_get(config, optional[i]);
@@ -837,6 +838,10 @@ static int merge(merger *m)
                         m->unknown_rejects) != 0 ||
             read_failures(m, in) != 0)
             return -1;
+        /* the shards' checked output adds up (absent before it was counted) */
+        json_t *bytes = json_object_get(json_object_get(in->root, "totals"), "value_bytes");
+        if (json_is_integer(bytes) && json_integer_value(bytes) > 0)
+            res->value_bytes += (int64_t)json_integer_value(bytes);
     }
     /* Which run: the first file's fields, which every other file matched. */
     json_t *root = m->in[0].root, *sut = json_object_get(root, "sut"),
@@ -884,6 +889,14 @@ static int merge(merger *m)
     res->max_failures = (int)json_integer_value(json_object_get(config, "max_failures"));
     res->whole_cells = json_is_true(json_object_get(config, "whole_cells"));
     res->strict = json_is_true(json_object_get(config, "strict"));
+    const char *tier = json_string_value(json_object_get(config, "value_tier"));
+    if (tier && bc_value_tier_from_name(tier, &res->value_tier) != 0)
+        return fail(m, m->in, "config.value_tier", "is '%s', not small, medium or huge", tier);
+    json_t *max_bytes = json_object_get(config, "max_bytes");
+    res->max_bytes = json_is_integer(max_bytes) &&
+                             json_integer_value(max_bytes) != BC_VALUE_DEFAULT_MAX_BYTES
+                         ? (int64_t)json_integer_value(max_bytes)
+                         : 0;
     static const char *const about[] = {"broadcheck_commit", "platform", "started_at"};
     char *const about_out[] = {res->broadcheck_commit, res->platform, res->started_at};
     const size_t about_cap[] = {sizeof res->broadcheck_commit, sizeof res->platform,

@@ -294,6 +294,14 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
     else
         sb_printf(b, "%lld cases per shape cell, %lld per value cell, %lld per partial cell\n",
                   LL(r->cases), LL(r->value_cases), LL(r->partial_cases));
+    sb_printf(b, "value tier: %s", bc_value_tier_name(r->value_tier));
+    if (r->max_bytes > 0)
+        sb_printf(b, ", memory budget %lld bytes a check", LL(r->max_bytes));
+    if (r->value_bytes > 0) /* the run's throughput: the value-differential output it compared */
+        sb_printf(b, ", %lld output bytes compared by value-differential (%.3g GB/s of the run's "
+                     "wall time)", LL(r->value_bytes),
+                  r->elapsed > 0 ? (double)r->value_bytes / r->elapsed / 1e9 : 0.0);
+    sb_puts(b, "\n");
     if (notes && notes->warning) {
         sb_puts(b, "WARNING: ");
         sb_indented(b, notes->warning, "         ");
@@ -537,6 +545,10 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(config, "max_failures", json_integer(r->max_failures), &bad);
     jset(config, "whole_cells", json_boolean(r->whole_cells), &bad);
     jset(config, "strict", json_boolean(r->strict), &bad);
+    /* how large the value cases were, and the memory a check could use */
+    jset(config, "value_tier", json_string(bc_value_tier_name(r->value_tier)), &bad);
+    jset(config, "max_bytes", json_integer(r->max_bytes > 0 ? r->max_bytes
+                                                            : BC_VALUE_DEFAULT_MAX_BYTES), &bad);
     jset(root, "config", config, &bad);
     char verdict_text[128];
     jset(root, "conforms", json_boolean(run_verdict(r, notes, verdict_text, sizeof verdict_text)),
@@ -553,6 +565,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(tot, "failed", json_integer(t.failed), &bad);
     jset(tot, "unsupported", json_integer(t.unsupported), &bad);
     jset(tot, "known_failed", json_integer(t.known_failed), &bad);
+    jset(tot, "value_bytes", json_integer(r->value_bytes), &bad);
     jset(root, "totals", tot, &bad);
 
     json_t *cells = json_array();
@@ -1032,6 +1045,7 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
         sb_puts(b, "`");
     }
     sb_printf(b, "\n- **Seed:** `%" PRIu64 "`\n", r->seed);
+    sb_printf(b, "- **Value tier:** %s\n", bc_value_tier_name(r->value_tier));
     if (r->cases <= 0 && r->seconds > 0)
         sb_printf(b, "- **Budget:** %g seconds\n", r->seconds);
     else

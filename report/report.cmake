@@ -12,5 +12,6 @@ pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 set(BC_REPORT_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report.c ${CMAKE_CURRENT_LIST_DIR}/text.c
     ${CMAKE_CURRENT_LIST_DIR}/../properties/coverage.c
     ${CMAKE_CURRENT_LIST_DIR}/../properties/file_io.c
-    ${CMAKE_CURRENT_LIST_DIR}/../properties/known_result.c)
+    ${CMAKE_CURRENT_LIST_DIR}/../properties/known_result.c
+    ${CMAKE_CURRENT_LIST_DIR}/../properties/tier.c)
 set(BC_REPORT_LIBS PkgConfig::JANSSON PkgConfig::LIBXML2)

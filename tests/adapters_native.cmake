@@ -42,6 +42,13 @@ endif()
 # the target (a library bug); bidirectional refuses an input of larger rank.
 if(TARGET bc_xtensor_adapter)
   bc_native_certify(xtensor bc_xtensor_adapter numpy,broadcast-to,bidirectional)
+  # One operand folds nothing: a copy (the adapter threw "fewer than 2
+  # inputs" until the medium value tier's shrink reached it).
+  add_test(NAME adapters.xtensor-one-operand
+           COMMAND broadcheck replay --sut $<TARGET_FILE:bc_xtensor_adapter>
+                   --property value-differential "numpy op=max dtype=float32 layout=7 [2,3] -> [2,3]")
+  set_tests_properties(adapters.xtensor-one-operand PROPERTIES
+    PASS_REGULAR_EXPRESSION "^PASS value-differential")
 endif()
 # Eigen (docs/certifications/eigen.md): broadcast() of a 0 dim asserts.
 # Under UndefinedBehaviorSanitizer Eigen's copy of an empty tensor

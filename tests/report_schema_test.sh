@@ -38,6 +38,9 @@ report known 0 --sut mutant:zero-wildcard --rule numpy --property shape-differen
   --manifest "$tmp/manifest.json"
 report unresponsive 1 --sut "exec:$HOSTILE --never" "${shape[@]}" --timeout-ms 200 \
   --unresponsive-after 2
+# a medium-tier failure: the tier and the budget in the config and the replay line
+report medium 1 --sut mutant:simd-tail --value-tier medium --max-bytes 512M --rule none \
+  --property value-differential --value-cases 50
 for k in 1 2; do
   "$B" run --quiet --sut mutant:zero-wildcard "${shape[@]}" --shard $k/2 --json "$tmp/shard$k.json"
 done
@@ -45,7 +48,7 @@ done
   "$tmp/shard2.json" >/dev/null 2>&1
 [ $? = 1 ] || fail "merge of a failing run: exit $?"
 
-for name in conforms failure crash known unresponsive merged; do
+for name in conforms failure crash known unresponsive medium merged; do
   xmllint --noout --schema "$SRC/docs/junit.xsd" "$tmp/$name.xml" 2>"$tmp/xmllint.err" ||
     { fail "$name.xml does not validate against docs/junit.xsd"; cat "$tmp/xmllint.err"; }
 done
@@ -55,7 +58,7 @@ schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
 check = jsonschema.Draft202012Validator(schema)
 bad = 0
-for name in ["conforms", "failure", "crash", "known", "unresponsive", "merged"]:
+for name in ["conforms", "failure", "crash", "known", "unresponsive", "medium", "merged"]:
     report = json.load(open("%s/%s.json" % (sys.argv[2], name)))
     for e in check.iter_errors(report):
         print("%s.json %s: %s" % (name, e.json_path, e.message[:300]))
@@ -77,6 +80,13 @@ import json, sys
 v = {n: json.load(open("%s/%s.json" % (sys.argv[1], n))) for n in
      ["conforms", "failure", "crash", "known", "unresponsive", "merged"]}
 assert v["conforms"]["verdict"] == "CONFORMS" and v["conforms"]["conforms"], v["conforms"]["verdict"]
+m = json.load(open("%s/medium.json" % sys.argv[1]))
+assert m["config"]["value_tier"] == "medium" and m["config"]["max_bytes"] == 512 << 20, m["config"]
+assert v["conforms"]["config"]["value_tier"] == "small", v["conforms"]["config"]
+assert m["totals"]["value_bytes"] > 0, m["totals"]
+f = m["failures"][0]
+assert "--value-tier medium --max-bytes 536870912" in f["replay"], f["replay"]
+assert f["minimal"] == "none op=add dtype=int32 [1001] -> [1001]", f["minimal"]
 assert v["failure"]["verdict"].startswith("DIVERGES") and not v["failure"]["conforms"]
 assert v["crash"]["verdict"].startswith("DIVERGES")
 assert v["known"]["verdict"] == "CONFORMS WITH KNOWN DIVERGENCES (1)", v["known"]["verdict"]

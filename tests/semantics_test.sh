@@ -24,18 +24,23 @@ manifest() { # manifest FILE SEMANTICS-JSON
   printf '{"broadcheck_manifest": 1, "name": "truncating reference", "version": "1",\n "semantics": %s}\n' "$2" >"$1"
 }
 
-# replays NAME MANIFEST [PROPERTY]: the first replay line of $tmp/out (of
-# PROPERTY, if given) carries --manifest MANIFEST and reproduces: exit 1, FAIL.
+# replays NAME ARGS [PROPERTY]: the first replay line of $tmp/out (of
+# PROPERTY, if given) carries ARGS and reproduces, as printed: exit 1, FAIL.
 replays() {
   local replay
   replay=$(sed -n 's/^  replay: *//p' "$tmp/out" | grep -- "${3:-}" | head -1)
   case "$replay" in
-    *"--manifest $2"*) ;;
-    *) fail "$1: the replay line does not carry the manifest: $replay" ;;
+    *"$2"*) ;;
+    *) fail "$1: the replay line does not carry $2: $replay" ;;
   esac
   eval "\"$B\" ${replay#broadcheck }" >"$tmp/replay.out" 2>&1
   local rc=$?
   [ "$rc" = 1 ] && grep -q '^FAIL' "$tmp/replay.out" || { fail "$1: replay exit $rc: $replay"; cat "$tmp/replay.out"; }
+}
+
+# found VARIANT: the run in $tmp/out found a case of VARIANT's ops.
+found() {
+  grep -qE "minimal: .*${detail[$1]}" "$tmp/out" || fail "$1: the failure is not a ${detail[$1]} case"
 }
 
 run=(run --sut reference --rule numpy --property value-differential --value-cases 4000 --jobs 2)
@@ -52,9 +57,9 @@ manifest "$tmp/int_overflow.json" '{"int_overflow": "saturate"}'
 manifest "$tmp/float16_sum.json" '{"float16_sum": "wide"}'
 for variant in int_div_floor int_div_nearest int_div_round int_overflow; do
   expect 1 'verdict: DIVERGES' -- "${run[@]}" --manifest "$tmp/$variant.json" --json "$tmp/$variant-report.json"
-  grep -qE "minimal: .*${detail[$variant]}" "$tmp/out" || fail "$variant: the failure is not a ${detail[$variant]} case"
+  found "$variant"
   grep -q 'value semantics: ' "$tmp/out" || fail "$variant: the summary does not name the semantics"
-  replays "$variant" "$tmp/$variant.json"
+  replays "$variant" "--manifest $tmp/$variant.json"
   python3 - "$tmp/$variant-report.json" "$variant" <<'EOF' || fail "$variant: JSON report"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -79,9 +84,21 @@ u8sum='onnx-uni op=sum-to-shape dtype=uint8 operand=1 [3,4,2] [] -> [3,4,2]'
 expect 1 '^FAIL value-differential on reference: uint8 SUT: element \[\] is [0-9]+, reference has 255 ' -- \
   replay --sut reference --manifest "$tmp/int_overflow.json" --property value-differential "$u8sum"
 
+# Every tier checks the declared semantics: on medium cases (up to 2^20
+# elements, the fast engine computing the variant) each one is found and its
+# replay line, which names the tier, reproduces.
+medium=(run --sut reference --rule numpy --property value-differential --value-tier medium
+        --value-cases 300 --jobs 2)
+for variant in int_div_floor int_overflow float16_sum; do
+  expect 1 'verdict: DIVERGES' -- "${medium[@]}" --manifest "$tmp/$variant.json"
+  found "$variant"
+  replays "$variant" "--value-tier medium"
+done
+
 # The reference's own choices, named: nothing to diverge from.
 manifest "$tmp/own.json" '{"int_div": "truncate", "int_overflow": "wrap", "float16_sum": "each"}'
 expect 0 'verdict: CONFORMS$' -- "${run[@]}" --manifest "$tmp/own.json"
+expect 0 'verdict: CONFORMS$' -- "${medium[@]}" --manifest "$tmp/own.json"
 grep -q 'value semantics' "$tmp/out" && fail "the reference's own semantics were reported as a variant"
 
 # Bad choices: exit 2 before any case, naming the field.
@@ -102,7 +119,7 @@ expect 1 'verdict: DIVERGES' -- "${limited[@]}" --sut reference --rule numpy,bro
 grep -q 'value semantics: max_elements=int64' "$tmp/out" || fail "max_elements: not named in the summary"
 grep -qE 'detail: +SUT gives \[[0-9,]*\], reference rejects: overflow: the result' "$tmp/out" ||
   fail "max_elements: the reference SUT's failure is not an acceptance past the limit"
-replays max_elements "$tmp/limit.json" shape-differential
+replays max_elements "--manifest $tmp/limit.json" shape-differential
 expect 1 '^FAIL shape-differential on reference: SUT gives \[2,4611686018427387904\], reference rejects: overflow' -- \
   replay --sut reference --manifest "$tmp/limit.json" --property shape-differential 'numpy [2,4611686018427387904] [1]'
 # Below the limit, and on an empty result, the reference SUT's acceptance is right.
@@ -147,7 +164,7 @@ boolrun=(run --sut "$C" --rule none,numpy --property value-differential --value-
 expect 1 'verdict: DIVERGES' -- "${boolrun[@]}" --manifest "$tmp/bool-sub.json"
 grep -qE 'minimal: +(none|numpy) op=sub dtype=bool' "$tmp/out" || fail "bool_sub: the failure is not a sub on bool case"
 grep -qE 'detail: +bool SUT: element .* is [01], reference has [01]' "$tmp/out" || fail "bool_sub: the detail"
-replays bool_sub "$tmp/bool-sub.json"
+replays bool_sub "--manifest $tmp/bool-sub.json"
 # Without the declaration sub on bool is never asked: the same SUT conforms,
 # and a line that asks it is no question (exit 2, saying why).
 expect 0 'verdict: CONFORMS$' -- "${boolrun[@]}"

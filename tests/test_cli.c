@@ -230,6 +230,37 @@ static const cli_case shape_cases[] = {
     {{"replay", "--property", "value-differential", "numpy op=add layout=-1 [2] [2]"}, 2, "",
      "layout: expected a seed", NULL},
     {{"run", "--value-cases", "x"}, 2, "", "--value-cases: expected a positive integer", NULL},
+    /* value tiers: the huge one only within a declared memory budget */
+    {{"run", "--value-tier", "huge"}, 2, "",
+     "--value-tier huge: the huge value tier needs a memory budget of at least 5368709120 bytes "
+     "(5 GiB: a result of 2^31 one-byte elements, the SUT's and the oracle's, and the inputs), "
+     "and none was given", NULL},
+    {{"run", "--value-tier", "huge", "--max-bytes", "4G"}, 2, "", "more than was given", NULL},
+    {{"replay", "--value-tier", "huge", "--property", "value-differential",
+      "numpy op=add dtype=int8 [46341,1] [46341] -> [46341,46341]"}, 2, "",
+     "needs a memory budget of at least 5368709120 bytes", NULL},
+    {{"run", "--value-tier", "big"}, 2, "", "--value-tier: expected small, medium or huge, got 'big'",
+     NULL},
+    {{"run", "--max-bytes", "12Q"}, 2, "", "--max-bytes: expected a positive number of bytes", NULL},
+    /* a case past the budget is not examined: neither passed nor failed */
+    {{"replay", "--max-bytes", "1M", "--property", "value-differential",
+      "numpy op=add dtype=int32 [1000,1] [1000] -> [1000,1000]"}, 2, "",
+     "not examined: the check needs", NULL},
+    /* the SIMD-tail mutant: right up to 1,000 elements and on whole vectors of
+     * 8, wrong on the tail of a medium result, replayed from its line */
+    {{"replay", "--sut", "mutant:simd-tail", "--property", "value-differential",
+      "none op=add dtype=int32 [1000] -> [1000]"}, 0, "PASS value-differential on mutant:simd-tail\n",
+     NULL, NULL},
+    {{"replay", "--sut", "mutant:simd-tail", "--property", "value-differential",
+      "none op=add dtype=int32 [1008] -> [1008]"}, 0, "PASS value-differential on mutant:simd-tail\n",
+     NULL, NULL},
+    {{"replay", "--sut", "mutant:simd-tail", "--value-tier", "medium", "--property",
+      "value-differential", "none op=add dtype=int32 [1001] -> [1001]"}, 1,
+     "FAIL value-differential on mutant:simd-tail: int32 SUT: element [1000] is -1515870811, "
+     "reference has 1001 (1 of 1001 elements differ)\n", NULL, NULL},
+    {{"run", "--sut", "mutant:simd-tail", "--value-tier", "medium", "--rule", "none", "--property",
+      "value-differential", "--value-cases", "20", "--jobs", "1"}, 1, NULL, NULL,
+     "value tier: medium, "},
     {{"mutants", "--jobs", "0"}, 2, "", "--jobs: expected 1 to 256, got '0'", NULL},
     {{"mutants", "--colour"}, 2, "", "unknown or incomplete option '--colour'", NULL},
     {{"list", "properties"}, 0, NULL, NULL, "pdpd-is-padded-numpy (metamorphic, shapes)"},

@@ -149,6 +149,35 @@ static int64_t mutant_cases(void)
     return n > 0 ? n : 20000;
 }
 
+/* A built-in mutant's run: the default one; for a mutant whose bug bites
+ * only past the small tier (bc_builtin_sut_tier), the default run must miss
+ * it and the medium tier's value cells (200 cases each) must kill it. */
+static bc_run_result *run_mutant(const bc_sut *sut)
+{
+    bc_run_result *r = run_with(sut, mutant_cases(), 2, 0, 1, NULL);
+    if (bc_builtin_sut_tier(sut) != BC_TIER_MEDIUM)
+        return r;
+    if (r->nfailures != 0)
+        fail_msg("%s fails the small tier (%s): it is no medium-tier mutant", sut->name,
+                 r->failures[0].minimal);
+    bc_run_result_free(r);
+    bc_run_config cfg = bc_run_config_default();
+    cfg.sut = sut;
+    cfg.value_tier = BC_TIER_MEDIUM;
+    cfg.value_cases = 200;
+    cfg.jobs = 2;
+    int nprops;
+    const bc_property_info *props = bc_properties(&nprops);
+    for (int p = 0; p < nprops; p++)
+        if (props[p].values)
+            cfg.properties |= UINT64_C(1) << p;
+    char why[512];
+    if (!(r = bc_run(&cfg, why, sizeof why)))
+        fail_msg("bc_run failed: %s", why);
+    assert_non_null(strstr(r->failures[0].replay, "--value-tier medium"));
+    return r;
+}
+
 static void test_every_mutant_is_killed_and_replays(void **state)
 {
     (void)state;
@@ -162,7 +191,7 @@ static void test_every_mutant_is_killed_and_replays(void **state)
     for (int s = 0; s < count; s++) {
         if (!suts[s]->citation)
             continue; /* the reference */
-        bc_run_result *r = run_with(suts[s], mutant_cases(), 2, 0, 1, NULL);
+        bc_run_result *r = run_mutant(suts[s]);
         if (bc_run_exit_code(r) != 1 || r->nfailures == 0)
             fail_msg("mutant %s survived the default properties", suts[s]->name);
         for (int f = 0; f < r->nfailures; f++) {

@@ -39,6 +39,43 @@ typedef struct bc_property_info {
 const bc_property_info *bc_properties(int *count);
 int bc_property_from_name(const char *name); /* index, or -1 */
 
+/* ---- value tiers (docs/PROPERTIES.md "Value tiers") ----------------------- */
+
+/* How large the value cases a run generates are.  A case line names its
+ * shapes, so the tier only chooses what is generated: any value line
+ * replays at any tier, within the memory budget (max_bytes). */
+typedef enum bc_value_tier {
+    BC_TIER_SMALL,  /* at most 64 elements per operand (the default) */
+    BC_TIER_MEDIUM, /* 10^3 to 2^20 elements per result, lengths crossing vector
+                       widths, cache blocks and thread grains with odd tails */
+    BC_TIER_HUGE,   /* results past 2^31 elements of 1-byte dtypes: opt-in, within
+                       an explicit memory budget, in-process SUTs only */
+    BC_TIER_COUNT
+} bc_value_tier;
+
+const char *bc_value_tier_name(bc_value_tier t); /* "small", "medium", "huge" */
+int bc_value_tier_from_name(const char *name, bc_value_tier *out); /* 0, or -1 unknown */
+
+/* Whether a run at tier t can go, with memory budget max_bytes (0: the
+ * default) and questions of at most max_question_bytes (0: no limit, an
+ * in-process SUT): 0, or -1 with why, naming the budget the tier needs.
+ * The huge tier needs an explicit budget of at least BC_HUGE_MIN_BYTES and
+ * an in-process SUT; bc_run refuses (returns NULL) with the same why. */
+int bc_value_tier_refusal(bc_value_tier t, int64_t max_bytes, int64_t max_question_bytes,
+                          char *why, size_t cap);
+
+/* The memory budget of one value check when none is given: enough for
+ * every small and medium case.  The huge tier needs one given, of at least
+ * BC_HUGE_MIN_BYTES (its smallest case: a 2^31-element result twice, the
+ * SUT's output and the oracle's). */
+#define BC_VALUE_DEFAULT_MAX_BYTES ((int64_t)1 << 30)
+#define BC_HUGE_MIN_BYTES ((int64_t)5 << 30)
+
+/* Result elements past which the fast engine, not the naive oracle,
+ * computes a value-differential expectation (docs/PROPERTIES.md).  Every
+ * small-tier case is below it. */
+#define BC_VALUE_NAIVE_MAX_NUMEL 4096
+
 /* ---- known divergences (docs/MANIFEST.md) ------------------------------- */
 
 /* A difference between a SUT and the reference that its maintainer has
@@ -129,7 +166,8 @@ typedef struct bc_run_config {
                                  handler, with bc_sut_interrupt) to stop the run: the result
                                  holds what was found so far, marked interrupted */
     const char *sut_args;     /* NULL, or the options that opened the SUT, as a replay line
-                                 must repeat them ("--timeout-ms 150"): put after --sut */
+                                 must repeat them ("--timeout-ms 150"): put after --sut;
+                                 bc_run adds --value-tier and --max-bytes when not default */
     /* Known divergences (the manifest's): each case is replayed after the
      * run (on shard i mod N), and a failure they explain is "known", not a
      * divergence.  strict: a known case that passes (XPASS) fails the run. */
@@ -142,6 +180,13 @@ typedef struct bc_run_config {
     bc_semantics semantics;       /* the value semantics the SUT declares (its manifest's):
                                      the oracle computes them (docs/ENGINE.md) */
     const char *broadcheck_commit; /* NULL, or the commit this broadcheck was built from */
+    bc_value_tier value_tier;     /* how large the value cases are (BC_TIER_SMALL) */
+    int64_t max_bytes;            /* the memory one value check may use (0: the default,
+                                     BC_VALUE_DEFAULT_MAX_BYTES); a case needing more is
+                                     "unsupported" (not examined), never passed or failed */
+    int64_t max_question_bytes;   /* 0, or the most bytes one question may carry to the SUT
+                                     (an out-of-process SUT's frame limit): a case past it is
+                                     not examined either */
 } bc_run_config;
 
 bc_run_config bc_run_config_default(void);
@@ -240,6 +285,11 @@ int bc_corpus_check(const char *path, char *why, size_t cap);
  * 1 fail (detail written), 2 unsupported or not applicable (detail says why). */
 int bc_replay(const bc_sut *sut, const bc_semantics *semantics, int property, const bc_vector *c,
               char *detail, size_t cap);
+/* bc_replay within a memory budget (max_bytes; 0: the default) and a
+ * question size limit (max_question_bytes; 0: none), as bc_run_config's. */
+int bc_replay_within(const bc_sut *sut, const bc_semantics *semantics, int64_t max_bytes,
+                     int64_t max_question_bytes, int property, const bc_vector *c, char *detail,
+                     size_t cap);
 /* The same for a partial case (a property with bc_property_info.partial). */
 int bc_replay_partial(const bc_sut *sut, int property, const bc_pvector *c, char *detail,
                       size_t cap);

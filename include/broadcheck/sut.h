@@ -155,6 +155,10 @@ void bc_reference_eval(bc_evaluator ev, const bc_eval_request *req, bc_sut_answe
  * their number. */
 const bc_sut *const *bc_builtin_suts(int *count);
 const bc_sut *bc_builtin_sut(const char *name); /* NULL if unknown */
+/* The value tier (properties.h's bc_value_tier: 0 small, 1 medium) whose
+ * default run must kill built-in SUT sut: 1 for a mutant whose bug bites
+ * only on more elements than the small tier makes; 0 for every other. */
+int bc_builtin_sut_tier(const bc_sut *sut);
 
 #ifdef __cplusplus
 }

@@ -177,6 +177,13 @@ bool is_logic(uint32_t op)
 template <class T>
 void elementwise(const bc_adapter_eval_request *req, bc_adapter_answer *a)
 {
+    /* One operand is the fold of nothing: a copy (bc_eval_nary with n = 1,
+     * ONNX Sum of one input).  Only add, mul, max and min take it. */
+    if (req->ninputs == 1 && !is_logic(req->op)) {
+        xt::xarray<T> copy = view<T>(req->inputs[0]);
+        put<T>(copy, req, a);
+        return;
+    }
     if (req->ninputs < 2)
         throw std::runtime_error("fewer than 2 inputs");
     if (is_logic(req->op)) {
