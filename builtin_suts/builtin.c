@@ -31,6 +31,8 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_partial_merge_intersects,
     &bc_mutant_offset_ignored,
     &bc_mutant_rank7_collapse,
+    &bc_mutant_matmul_k_unchecked,
+    &bc_mutant_matmul_promoted_kept,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)
