@@ -33,6 +33,8 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_rank7_collapse,
     &bc_mutant_select_roles_swapped,
     &bc_mutant_simd_tail,
+    &bc_mutant_matmul_k_unchecked,
+    &bc_mutant_matmul_promoted_kept,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

@@ -18,7 +18,8 @@ extern const bc_sut bc_mutant_max_dim, bc_mutant_left_aligned, bc_mutant_uni_ran
     bc_mutant_pdpd_no_trim, bc_mutant_negative_accepted, bc_mutant_expand_as_broadcast_to,
     bc_mutant_broadcast_to_as_expand, bc_mutant_operand0_cannot_broadcast,
     bc_mutant_zero_wildcard, bc_mutant_pdpd_axis_after_trim, bc_mutant_mapping_allows_repeats,
-    bc_mutant_select_roles_swapped;
+    bc_mutant_select_roles_swapped,
+    bc_mutant_matmul_k_unchecked, bc_mutant_matmul_promoted_kept;
 /* mutants/value_mutants.c */
 extern const bc_sut bc_mutant_contiguous_assumed, bc_mutant_flat_modulo,
     bc_mutant_sum_skips_stretched, bc_mutant_where_cond_full_shape, bc_mutant_nary_no_broadcast,

@@ -272,6 +272,45 @@ static void select_roles_swapped(const bc_sut *sut, const bc_params *p, int n, c
     static const bc_sut_ops ident##_ops = {fn, NULL, NULL}; /* shapes only */ \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
 
+/* matmul without the contraction check: the batch is broadcast and the
+ * result built, but A's last dim is never compared with B's contracted
+ * dim.  hw-native-sys/pypto#837 (fixed by PR #838). */
+static void matmul_k_unchecked(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
+                               bc_sut_answer *a)
+{
+    (void)sut;
+    bc_answer_from_reference(p, n, s, a);
+    if (p->rule != BC_RULE_MATMUL || n != 2 || a->status != BC_SUT_REJECTED ||
+        a->kind != BC_ERR_DIM_MISMATCH || s[0].rank == 0 || s[1].rank == 0)
+        return;
+    /* Ask again with B's contracted dim made A's: what the unchecked code returns. */
+    bc_shape b = s[1];
+    b.dims[b.rank >= 2 ? b.rank - 2 : 0] = s[0].dims[s[0].rank - 1];
+    bc_shape pair[2] = {s[0], b};
+    bc_answer_from_reference(p, 2, pair, a);
+}
+
+/* matmul that promotes a 1-D operand ([k] to [1,k], [k] to [k,1]) and never
+ * removes the promoted axis from the result: [4] @ [4,5] gives [1,5].
+ * keras-team/keras#22993 (fixed by PR #22994). */
+static void matmul_promoted_kept(const bc_sut *sut, const bc_params *p, int n, const bc_shape *s,
+                                 bc_sut_answer *a)
+{
+    (void)sut;
+    bc_answer_from_reference(p, n, s, a);
+    if (p->rule != BC_RULE_MATMUL || n != 2 || a->status != BC_SUT_OK)
+        return;
+    if (s[0].rank == 1) { /* the row axis, in front of B's columns (if any) */
+        int at = a->shape.rank - (s[1].rank >= 2 ? 1 : 0);
+        memmove(&a->shape.dims[at + 1], &a->shape.dims[at],
+                (size_t)(a->shape.rank - at) * sizeof a->shape.dims[0]);
+        a->shape.dims[at] = 1;
+        a->shape.rank++;
+    }
+    if (s[1].rank == 1) /* the column axis, last */
+        a->shape.dims[a->shape.rank++] = 1;
+}
+
 MUTANT(bc_mutant_max_dim, max_dim, "mutant:max-dim",
        "numpy result dim = max(a, b), so 0 against 1 gives 1",
        "microsoft/onnxruntime#1670; openvinotoolkit/openvino#31049 (PR #31156)");
@@ -304,3 +343,9 @@ MUTANT(bc_mutant_mapping_allows_repeats, mapping_allows_repeats, "mutant:mapping
 MUTANT(bc_mutant_select_roles_swapped, select_roles_swapped, "mutant:select-roles-swapped",
        "pdpd Select (openvino-select) merges then and cond into else, nGraph 2020's roles",
        "NervanaSystems/ngraph src/ngraph/op/select.cpp; RULES.md §5.4, §5.5");
+MUTANT(bc_mutant_matmul_k_unchecked, matmul_k_unchecked, "mutant:matmul-k-unchecked",
+       "matmul never compares the contracted dims (A's last with B's second to last)",
+       "hw-native-sys/pypto#837 (PR #838)");
+MUTANT(bc_mutant_matmul_promoted_kept, matmul_promoted_kept, "mutant:matmul-promoted-kept",
+       "matmul keeps the axis a 1-D operand was promoted with: [4] @ [4,5] gives [1,5]",
+       "keras-team/keras#22993 (PR #22994)");

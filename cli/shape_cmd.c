@@ -21,12 +21,13 @@ static const char shape_usage[] =
     "answer then holds the result of every concretization the rule accepts.\n"
     "\n"
     "  --rule RULE          none | numpy | onnx-uni | pdpd | broadcast-to |\n"
-    "                       bidirectional | explicit\n"
-    "                       none and numpy take one or more shapes; onnx-uni and\n"
-    "                       pdpd take A then B (pdpd's Select profiles: cond,\n"
-    "                       then, else; openvino-broadcast: target, data);\n"
-    "                       broadcast-to, bidirectional and explicit take the\n"
-    "                       input then the target.\n"
+    "                       bidirectional | explicit | matmul\n"
+    "                       none and numpy take one or more shapes; onnx-uni,\n"
+    "                       pdpd and matmul take A then B (pdpd's Select\n"
+    "                       profiles: cond, then, else; openvino-broadcast:\n"
+    "                       target, data); broadcast-to, bidirectional and\n"
+    "                       explicit take the input then the target. matmul\n"
+    "                       (spec/RULES.md §15): static shapes only.\n"
     "  --axis N             pdpd: the axis of A where B starts (default -1:\n"
     "                       rank(A) - rank(B))\n"
     "  --axes i,j,...       explicit: nGraph broadcast_axes, the target axes the\n"
@@ -51,6 +52,7 @@ static const char shape_usage[] =
     "  broadcheck shape --rule pdpd --axis 1 [2,3,4,5] [3,1]     # [2,3,4,5]\n"
     "  broadcheck shape --rule explicit --axes 0 [3] [2,3]       # [2,3]\n"
     "  broadcheck shape --rule bidirectional [3,1] [2,1,6]       # [2,3,6]\n"
+    "  broadcheck shape --rule matmul [2,3,4] [4,5]              # [2,3,5]\n"
     "  broadcheck shape --rule numpy '[?,3]' '[2..5,1]' '[N,1]'  # [2..5,3]\n";
 
 /* The partial reference's answer (RULES.md §14); same outputs and exit codes. */

@@ -3,8 +3,9 @@
  * operand's axes are placed in, and which frame axis each axis lands on.
  * The frame is the axes of the result the rule gives when it accepts: the
  * largest rank for the right-aligned rules, A (or the larger operand, for
- * profile paddle) for pdpd, the target for explicit.  Coverage reads it to
- * find stretches, the shrinker to drop or lower one frame axis in every
+ * profile paddle) for pdpd, the target for explicit, the batch then A's rows
+ * and B's columns for matmul (and one axis past them, its contracted dims').
+ * Coverage reads it to find stretches, the shrinker to drop or lower one frame axis in every
  * operand at once; neither needs the case to be accepted.
  */
 #include "internal.h"
@@ -21,6 +22,33 @@ static void pdpd_window(const bc_vector *c, int *small, int64_t *start)
     *start = (p->options & BC_OPT_AXIS) && p->axis != BC_AXIS_DEFAULT
                  ? p->axis
                  : (int64_t)large->rank - placed->rank;
+}
+
+/* matmul (RULES.md §15): the batch parts right-aligned in the batch frame,
+ * then A's rows and B's columns; the two contracted axes share one more
+ * axis past the result's, so that the shrinker lowers or drops them
+ * together (one alone only turns a case into a contraction mismatch). */
+static int matmul_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
+{
+    const bc_shape *a = &c->shapes[0], *b = &c->shapes[1], *s = &c->shapes[i];
+    const int batch_a = a->rank >= 2 ? a->rank - 2 : 0, batch_b = b->rank >= 2 ? b->rank - 2 : 0;
+    const int batch = batch_a > batch_b ? batch_a : batch_b;
+    const int result = batch + (a->rank >= 2) + (b->rank >= 2);
+    const int own = i == 0 ? batch_a : batch_b;
+    for (int k = 0; k < own; k++)
+        axis_of[k] = batch - own + k;
+    if (s->rank == 0)
+        return result + 1;
+    if (i == 0) {
+        if (s->rank >= 2)
+            axis_of[s->rank - 2] = batch; /* A's rows */
+        axis_of[s->rank - 1] = result;    /* contracted */
+    } else {
+        if (s->rank >= 2)
+            axis_of[s->rank - 1] = result - 1; /* B's columns */
+        axis_of[s->rank >= 2 ? s->rank - 2 : 0] = result; /* contracted */
+    }
+    return result + 1;
 }
 
 int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
@@ -40,6 +68,8 @@ int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
         }
         return frame;
     }
+    if (p->rule == BC_RULE_MATMUL && c->nshapes == 2)
+        return matmul_align(c, i, axis_of);
     if (p->rule == BC_RULE_PDPD && c->nshapes == 2) {
         int small;
         int64_t start;

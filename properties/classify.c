@@ -50,6 +50,11 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
      * 1 or no axis at all. */
     int covered[BC_MAX_RANK];
     int stretched[BC_MAX_RANK] = {0}, to_zero = 0;
+    /* matmul stretches only batch axes: its rows and columns are one
+     * operand's each, not a stretch of the other (RULES.md §15) */
+    int stretchable = result.rank;
+    if (c->params.rule == BC_RULE_MATMUL)
+        stretchable -= (c->shapes[0].rank >= 2) + (c->shapes[1].rank >= 2);
     for (int i = 0; i < c->nshapes; i++) {
         int axis_of[BC_MAX_RANK];
         bc_align(c, i, axis_of); /* the frame is the result */
@@ -57,15 +62,15 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
             covered[r] = 0;
         for (int k = 0; k < c->shapes[i].rank; k++) {
             int r = axis_of[k];
-            if (r < 0)
+            if (r < 0 || r >= result.rank) /* in no frame, or past the result's */
                 continue;
             covered[r] = 1;
-            if (c->shapes[i].dims[k] == 1 && result.dims[r] != 1) {
+            if (r < stretchable && c->shapes[i].dims[k] == 1 && result.dims[r] != 1) {
                 stretched[r] = 1;
                 to_zero |= result.dims[r] == 0;
             }
         }
-        for (int r = 0; r < result.rank; r++)
+        for (int r = 0; r < stretchable; r++)
             if (!covered[r] && result.dims[r] != 1) {
                 stretched[r] = 1;
                 to_zero |= result.dims[r] == 0;

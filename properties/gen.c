@@ -504,6 +504,33 @@ static void gen_ov_broadcast(bc_prng *r, const bc_shape *result, bc_vector *c)
     }
 }
 
+/* matmul (RULES.md §15): batch parts that broadcast to `batch` (one of
+ * them, most of the time, the whole batch), then the matrix axes [n,k] and
+ * [k,m]; now and then an operand is 1-D, just [k]. */
+static void gen_matmul(bc_prng *r, const bc_gen_request *req, const bc_shape *batch,
+                       bc_vector *c)
+{
+    const int64_t rows = gen_dim(r, req->max_dim), inner = gen_dim(r, req->max_dim),
+                  cols = gen_dim(r, req->max_dim);
+    const int ones = (int)bc_prng_range(r, 10, 60);
+    const int owner = bc_prng_percent(r, 70) ? (int)bc_prng_below(r, 2) : -1;
+    c->nshapes = 2;
+    for (int i = 0; i < 2; i++) {
+        bc_shape *s = &c->shapes[i];
+        if (bc_prng_percent(r, 20)) {
+            s->rank = 1;
+            s->dims[0] = inner;
+            continue;
+        }
+        if (i == owner)
+            *s = *batch;
+        else
+            derive(r, batch, gen_keep(r, batch->rank), ones, s);
+        s->dims[s->rank++] = i == 0 ? rows : inner;
+        s->dims[s->rank++] = i == 0 ? inner : cols;
+    }
+}
+
 void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
 {
     const bc_rule rule = req->rule;
@@ -519,7 +546,8 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
     else if (req->value_sized)
         gen_value_result(r, req->max_rank > 0 ? req->max_rank : BC_MAX_RANK, &result);
     else
-        gen_result(r, gen_rank(r, BC_MAX_RANK), req->max_dim, &result);
+        gen_result(r, gen_rank(r, rule == BC_RULE_MATMUL ? BC_MAX_RANK - 2 : BC_MAX_RANK),
+                   req->max_dim, &result);
     switch (rule) {
     case BC_RULE_NONE:
     case BC_RULE_NUMPY:
@@ -555,6 +583,9 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
             gen_pdpd(r, &result, c);
         }
         break;
+    case BC_RULE_MATMUL: /* result: the batch */
+        gen_matmul(r, req, &result, c);
+        break;
     default:
         gen_explicit(r, &result, c);
         if ((c->params.options & BC_OPT_AXES_MAPPING) && req->opmodes_percent > 0 &&
@@ -588,6 +619,8 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
         mutate_rank(r, c, rule == BC_RULE_ONNX_UNI ? 1 : 0, rule == BC_RULE_ONNX_UNI ? 0 : 1);
     } else if (rule == BC_RULE_EXPLICIT && pick < 60) {
         mutate_explicit(r, c);
+    } else if (rule == BC_RULE_MATMUL && pick < 20) { /* a scalar operand */
+        c->shapes[bc_prng_below(r, 2)].rank = 0;
     } else if (rule == BC_RULE_NONE && pick < 30 && c->nshapes > 1) {
         c->shapes[1].rank > 0 ? (void)c->shapes[1].rank-- : prepend_ones(&c->shapes[1], 1);
     } else {

@@ -14,6 +14,9 @@
 
 #define R(rule) (1u << (rule))
 #define ALL_RULES ((1u << BC_RULE_COUNT) - 1)
+/* The broadcasting rules of elementwise operations: value operations and
+ * partial shapes are stated for them, not for matmul (RULES.md §15.4). */
+#define ELEMENTWISE_RULES (ALL_RULES & ~R(BC_RULE_MATMUL))
 
 enum {
     P_SHAPE_DIFFERENTIAL,
@@ -33,6 +36,8 @@ enum {
     P_PARTIAL_PRECISION,
     P_PARTIAL_SYMBOLS,
     P_PARTIAL_STATIC_AGREES,
+    P_MATMUL_BATCH_IS_NUMPY,
+    P_MATMUL_SWAP_TRANSPOSES,
     P_COUNT
 };
 
@@ -96,13 +101,13 @@ static const bc_property_info properties[P_COUNT] = {
         "what it rejects.",
         "A wrong index or stride for a stretched axis, a mis-summed gradient, swapped where "
         "branches: anything that reads the wrong element.",
-        ALL_RULES, 1, 0},
+        ELEMENTWISE_RULES, 1, 0},
     [P_LAYOUT_INVARIANCE] = {
         "layout-invariance", "metamorphic",
         "The same values through other strides (permuted, negative, gapped, 0 on size-1 axes, "
         "offset) give the same result as C-contiguous inputs.",
         "Kernels that assume contiguous inputs, ignore an offset or use a size-1 axis's stride.",
-        ALL_RULES, 1, 0},
+        ELEMENTWISE_RULES, 1, 0},
     [P_BROADCAST_THEN_ELEMENTWISE] = {
         "broadcast-then-elementwise", "metamorphic",
         "Broadcasting each operand to the result shape first (broadcast-to), then computing "
@@ -122,26 +127,42 @@ static const bc_property_info properties[P_COUNT] = {
         "no concretization is accepted (RULES.md §14.1).",
         "An unknown or an interval merged as if it were 1 (or never 1): a result that a real "
         "shape falls outside of, or a graph refused that would run.",
-        ALL_RULES, 0, 1},
+        ELEMENTWISE_RULES, 0, 1},
     [P_PARTIAL_PRECISION] = {
         "partial-precision", "differential",
         "Each bound of the SUT's partial result is reached by an accepted concretization, and an "
         "accepted case has one, unless a relaxation of RULES.md §14.5 covers it.",
         "Inference that gives up (? where the dim is known, a case accepted that can never "
         "run).",
-        ALL_RULES, 0, 1},
+        ELEMENTWISE_RULES, 0, 1},
     [P_PARTIAL_SYMBOLS] = {
         "partial-symbols", "differential",
         "A symbol in the SUT's partial result equals, in every accepted concretization, the "
         "value of that symbol in the inputs (or, if the SUT made it up, is one value).",
         "Different symbols assumed equal; a symbol kept on a result that can differ from it.",
-        ALL_RULES, 0, 1},
+        ELEMENTWISE_RULES, 0, 1},
     [P_PARTIAL_STATIC_AGREES] = {
         "partial-static-agrees", "differential",
         "On static shapes, the SUT's partial inference answers as the static reference: the same "
         "acceptance, result and error kind.",
         "A partial-shape code path that drifts from the static one (its own 0 or rank rules).",
-        ALL_RULES, 0, 1},
+        ELEMENTWISE_RULES, 0, 1},
+    [P_MATMUL_BATCH_IS_NUMPY] = {
+        "matmul-batch-is-numpy", "metamorphic",
+        "When the contracted dims agree, matmul(A, B) is accepted exactly when the SUT's numpy "
+        "accepts A's and B's batch parts (all but the matrix axes), and its result is that "
+        "numpy result followed by A's rows and B's columns (none for a 1-D operand).",
+        "Batch dims broadcast by a rule of their own (no stretch, left-aligned), or a 1-D "
+        "operand's promoted axis kept in the result.",
+        R(BC_RULE_MATMUL), 0, 0},
+    [P_MATMUL_SWAP_TRANSPOSES] = {
+        "matmul-swap-transposes", "metamorphic",
+        "matmul(B^T, A^T), with ^T swapping the last two axes of an operand of rank >= 2, "
+        "answers as matmul(A, B) with its result's last two axes swapped (when both are "
+        "matrices; a 1-D operand stays as it is and the result too).",
+        "Operand-order asymmetry: one side's 1-D promotion or batch stretch handled differently "
+        "from the other's.",
+        R(BC_RULE_MATMUL), 0, 0},
 };
 
 const bc_property_info *bc_properties(int *count)
@@ -669,6 +690,65 @@ static bc_check explicit_forms_agree(bc_check_ctx *ctx, const bc_vector *c, char
 }
 
 
+/* ---- matmul (RULES.md §15) ---------------------------------------------- */
+
+/* Swaps the last two axes of a matmul operand of rank >= 2 (a 1-D one has
+ * nothing to transpose). */
+static void transpose_matrix(bc_shape *s)
+{
+    if (s->rank < 2)
+        return;
+    int64_t tmp = s->dims[s->rank - 2];
+    s->dims[s->rank - 2] = s->dims[s->rank - 1];
+    s->dims[s->rank - 1] = tmp;
+}
+
+static bc_check matmul_batch_is_numpy(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                      size_t cap)
+{
+    const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
+    bc_shape unused;
+    /* Only well-formed cases (no negative dim) of two operands of rank >= 1
+     * whose contraction agrees say anything about the batch. */
+    if (c->nshapes != 2 ||
+        bc_error_kind_is_invalid_input(bc_infer(&c->params, 2, c->shapes, &unused, NULL)) ||
+        a->rank == 0 || b->rank == 0 ||
+        a->dims[a->rank - 1] != b->dims[b->rank >= 2 ? b->rank - 2 : 0])
+        return nothing_to_compare(ctx, c, detail, cap);
+    bc_shape batch[2] = {*a, *b};
+    batch[0].rank = a->rank >= 2 ? a->rank - 2 : 0;
+    batch[1].rank = b->rank >= 2 ? b->rank - 2 : 0;
+    bc_sut_answer mm, np;
+    bc_params numpy = bc_params_for(BC_RULE_NUMPY);
+    ask(ctx, &c->params, 2, c->shapes, &mm);
+    ask(ctx, &numpy, 2, batch, &np);
+    if (np.status == BC_SUT_OK) { /* what matmul must give: the batch, then [n, m] */
+        if (a->rank >= 2)
+            np.shape.dims[np.shape.rank++] = a->dims[a->rank - 2];
+        if (b->rank >= 2)
+            np.shape.dims[np.shape.rank++] = b->dims[b->rank - 1];
+    }
+    return compare(&mm, "matmul", &np, "numpy of the batch parts, then A's rows and B's columns",
+                   detail, cap);
+}
+
+static bc_check matmul_swap_transposes(bc_check_ctx *ctx, const bc_vector *c, char *detail,
+                                       size_t cap)
+{
+    if (c->nshapes != 2)
+        return nothing_to_compare(ctx, c, detail, cap);
+    bc_shape swapped[2] = {c->shapes[1], c->shapes[0]};
+    transpose_matrix(&swapped[0]);
+    transpose_matrix(&swapped[1]);
+    bc_sut_answer ab, ba;
+    ask(ctx, &c->params, 2, c->shapes, &ab);
+    ask(ctx, &c->params, 2, swapped, &ba);
+    if (ab.status == BC_SUT_OK && c->shapes[0].rank >= 2 && c->shapes[1].rank >= 2)
+        transpose_matrix(&ab.shape); /* (AB)^T = B^T A^T */
+    return compare(&ab, "matmul(A, B), its last two axes swapped when both are matrices", &ba,
+                   "matmul(B^T, A^T)", detail, cap);
+}
+
 /* ---- value properties ------------------------------------------------------ */
 
 void bc_check_ctx_release(bc_check_ctx *ctx)
@@ -1058,6 +1138,8 @@ static const check_fn checks[P_COUNT] = {
     [P_LAYOUT_INVARIANCE] = layout_invariance,
     [P_BROADCAST_THEN_ELEMENTWISE] = broadcast_then_elementwise,
     [P_SUM_OF_BROADCAST] = sum_of_broadcast,
+    [P_MATMUL_BATCH_IS_NUMPY] = matmul_batch_is_numpy,
+    [P_MATMUL_SWAP_TRANSPOSES] = matmul_swap_transposes,
 };
 
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,

@@ -380,6 +380,8 @@ bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
         return bc_engine_fail(err, BC_ERR_OPERAND_COUNT, p->rule, -1,
                               "sum-to-shape takes 1 to %d forward shapes, got %d",
                               BC_MAX_OPERANDS, n);
+    if (p->rule == BC_RULE_MATMUL)
+        return BAD(-1, "matmul has no sum-to-shape: its values are not stated (RULES.md §15.4)");
     int shape_only = p->rule == BC_RULE_BROADCAST_TO || p->rule == BC_RULE_BIDIRECTIONAL ||
                      p->rule == BC_RULE_EXPLICIT;
     if (operand < 0 || operand >= n || (shape_only && operand != 0))

@@ -483,6 +483,9 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
                             "partial shapes take no profile %s (RULES.md §14.4)",
                             bc_profile_name(profile));
     switch (p->rule) {
+    case BC_RULE_MATMUL:
+        return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, 0, 0,
+                            "matmul takes static shapes only (RULES.md §15.4)");
     case BC_RULE_NONE: k = p_none(n, s, &nm, &r, err); break;
     case BC_RULE_NUMPY: k = p_numpy(BC_RULE_NUMPY, n, s, &nm, &r, err); break;
     case BC_RULE_BIDIRECTIONAL: k = p_numpy(BC_RULE_BIDIRECTIONAL, 2, s, &nm, &r, err); break;

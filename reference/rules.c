@@ -585,6 +585,52 @@ static bc_error_kind broadcast_pdpd_openvino(const bc_shape *a, const bc_shape *
     return BC_OK;
 }
 
+/* ---- §15 MATMUL ----------------------------------------------------- */
+
+/* The batch part of a matmul operand: every axis but its matrix axes (the
+ * last two; a 1-D operand has none, a 1 being put in for the promoted axis). */
+static void batch_part(const bc_shape *s, bc_shape *batch)
+{
+    batch->rank = s->rank >= 2 ? s->rank - 2 : 0;
+    memcpy(batch->dims, s->dims, (size_t)batch->rank * sizeof s->dims[0]);
+}
+
+bc_error_kind bc_infer_matmul(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_MATMUL;
+    bc_shape pair[2] = {*a, *b};
+    bc_error_kind k;
+    if ((k = check_dims(rule, 2, pair, err)))
+        return k;
+    /* 1. No scalar: a matrix product needs a contraction axis in each. */
+    for (int i = 0; i < 2; i++)
+        if (pair[i].rank == 0)
+            return bc_error_set(err, BC_ERR_RANK_MISMATCH, rule, i, 1 - i, -1, 0, 1,
+                                "operand %d is a scalar; matmul needs rank >= 1 in both", i);
+    /* 2. The contraction dims: A's last against B's second to last (its
+     * only one when 1-D, which matmul reads as a column [k,1]). */
+    int64_t ka = a->dims[a->rank - 1];
+    int64_t kb = b->dims[b->rank >= 2 ? b->rank - 2 : 0];
+    if (ka != kb)
+        return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, 1, 0, -1, kb, ka,
+                            "the contracted dims differ: operand 0's last axis has %lld, "
+                            "operand 1's %s has %lld",
+                            LL(ka), b->rank >= 2 ? "second to last axis" : "only axis", LL(kb));
+    /* 3. The batch parts broadcast as numpy does (§3), in the result's frame. */
+    bc_shape batch[2], result;
+    batch_part(a, &batch[0]);
+    batch_part(b, &batch[1]);
+    if ((k = numpy_core(rule, 2, batch, &result, err)))
+        return k;
+    /* 4. Then A's rows and B's columns; a promoted 1-D operand adds none. */
+    if (a->rank >= 2)
+        result.dims[result.rank++] = a->dims[a->rank - 2];
+    if (b->rank >= 2)
+        result.dims[result.rank++] = b->dims[b->rank - 1];
+    *out = result;
+    return BC_OK;
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 /* Which options each rule takes (RULES.md §1). */
@@ -670,6 +716,7 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
         }
         return bc_infer_broadcast_to(&shapes[0], &shapes[1], out, err);
     case BC_RULE_BIDIRECTIONAL: return bc_infer_bidirectional(&shapes[0], &shapes[1], out, err);
+    case BC_RULE_MATMUL: return bc_infer_matmul(&shapes[0], &shapes[1], out, err);
     default: /* BC_RULE_EXPLICIT */
         if (p->options & BC_OPT_AXES)
             return bc_infer_explicit_axes(&shapes[0], &shapes[1], p->naxes, p->axes, out, err);

@@ -20,6 +20,7 @@ static const char *const rule_names[BC_RULE_COUNT] = {
     [BC_RULE_BROADCAST_TO] = "broadcast-to",
     [BC_RULE_BIDIRECTIONAL] = "bidirectional",
     [BC_RULE_EXPLICIT] = "explicit",
+    [BC_RULE_MATMUL] = "matmul",
 };
 
 static const char *const profile_names[BC_PROFILE_COUNT] = {

@@ -29,9 +29,9 @@ endfunction()
 
 foreach(lib numpy torch onnx)
   set(worker ${BC_ADAPTERS_DIR}/${lib}_worker.py)
-  set(rules none,numpy,onnx-uni,broadcast-to,bidirectional)
+  set(rules none,numpy,onnx-uni,broadcast-to,bidirectional,matmul)
   if(lib STREQUAL "onnx")
-    set(rules numpy,onnx-uni,bidirectional)
+    set(rules numpy,onnx-uni,bidirectional,matmul)
   endif()
   bc_adapter_test(adapters.${lib}.certify ${lib} 0 "verdict: CONFORMS"
     run --sut "exec:${BC_PYTHON3} ${worker}" --rule ${rules} --cases 300 --jobs 2

@@ -507,6 +507,121 @@ static void test_identities_between_rules(void **state)
     assert_true(checked > 85 * 85);
 }
 
+/* Independent statement of matmul (RULES.md §15), the way NumPy's
+ * documentation says it: promote a 1-D A to [1,k] and a 1-D B to [k,1], pad
+ * the shorter with leading 1s to one rank, broadcast every axis but the last
+ * two as numpy_by_hand's pair rule, check k, then drop the promoted axes. */
+static int matmul_by_hand(const bc_shape *a, const bc_shape *b, bc_shape *r)
+{
+    if (a->rank == 0 || b->rank == 0)
+        return 0;
+    bc_shape x = *a, y = *b;
+    if (x.rank == 1) {
+        x.rank = 2;
+        x.dims[1] = x.dims[0];
+        x.dims[0] = 1;
+    }
+    if (y.rank == 1) {
+        y.rank = 2;
+        y.dims[1] = 1;
+    }
+    if (x.dims[x.rank - 1] != y.dims[y.rank - 2])
+        return 0;
+    int rank = x.rank > y.rank ? x.rank : y.rank;
+    bc_shape full;
+    full.rank = rank;
+    for (int k = 0; k < rank - 2; k++) {
+        int kx = k - (rank - x.rank), ky = k - (rank - y.rank);
+        int64_t dx = kx >= 0 ? x.dims[kx] : 1, dy = ky >= 0 ? y.dims[ky] : 1;
+        if (dx != dy && dx != 1 && dy != 1)
+            return 0;
+        full.dims[k] = dx == 1 ? dy : dx;
+    }
+    full.dims[rank - 2] = x.dims[x.rank - 2];
+    full.dims[rank - 1] = y.dims[y.rank - 1];
+    *r = full;
+    if (b->rank == 1)
+        r->rank--; /* the appended column */
+    if (a->rank == 1) {  /* the prepended row, second to last before the column went */
+        int row = b->rank == 1 ? r->rank - 1 : r->rank - 2;
+        memmove(&r->dims[row], &r->dims[row + 1], (size_t)(r->rank - row - 1) * sizeof r->dims[0]);
+        r->rank--;
+    }
+    return 1;
+}
+
+static void transpose_last_two(bc_shape *s)
+{
+    int64_t t = s->dims[s->rank - 2];
+    s->dims[s->rank - 2] = s->dims[s->rank - 1];
+    s->dims[s->rank - 1] = t;
+}
+
+static void test_matmul_identities(void **state)
+{
+    (void)state;
+    static bc_shape all[85];
+    int n = small_shapes(all);
+    long accepted = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const bc_shape *a = &all[i], *b = &all[j];
+            bc_shape r, hand;
+            int ok = matmul_by_hand(a, b, &hand);
+            assert_int_equal(bc_infer_matmul(a, b, &r, NULL) == BC_OK, ok);
+            if (!ok)
+                continue;
+            accepted++;
+            assert_true(bc_shape_equal(&r, &hand));
+            /* (AB)^T = B^T A^T, on shapes, when both are matrices */
+            if (a->rank >= 2 && b->rank >= 2) {
+                bc_shape at = *a, bt = *b, r2;
+                transpose_last_two(&at);
+                transpose_last_two(&bt);
+                assert_int_equal(bc_infer_matmul(&bt, &at, &r2, NULL), BC_OK);
+                transpose_last_two(&r2);
+                assert_true(bc_shape_equal(&r, &r2));
+            }
+        }
+    assert_true(accepted > 500);
+}
+
+static void assert_fields(const bc_error *e, int operand, int other, int axis, int64_t dim,
+                          int64_t other_dim)
+{
+    assert_int_equal(e->operand, operand);
+    assert_int_equal(e->other, other);
+    assert_int_equal(e->axis, axis);
+    assert_int_equal(e->dim, dim);
+    assert_int_equal(e->other_dim, other_dim);
+}
+
+static void test_matmul_errors(void **state)
+{
+    (void)state;
+    bc_shape a = S("[2,3,5]"), b = S("[5,4,5]"), out;
+    bc_error e;
+    bc_params p = bc_params_for(BC_RULE_MATMUL);
+    bc_shape pair[3] = {a, b, b};
+    assert_int_equal(bc_infer(&p, 3, pair, &out, &e), BC_ERR_OPERAND_COUNT);
+    /* both the contraction (5 against 4) and the batch (2 against 5) are
+     * wrong: the contraction is reported (RULES.md §15) */
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &e), BC_ERR_DIM_MISMATCH);
+    assert_fields(&e, 1, 0, -1, 4, 5);
+    assert_message_has(&e, "contracted dims differ");
+    pair[1] = S("[5,5,6]");
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &e), BC_ERR_DIM_MISMATCH);
+    assert_fields(&e, 1, 0, 0, 5, 2);
+    pair[0] = S("[3]"), pair[1] = S("[]");
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &e), BC_ERR_RANK_MISMATCH);
+    assert_fields(&e, 1, 0, -1, 0, 1);
+    pair[0] = S("[3]"), pair[1] = S("[3]");
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &e), BC_OK);
+    assert_shape(&out, "[]");
+    p.options |= BC_OPT_AXIS;
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &e), BC_ERR_BAD_PARAMS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +639,8 @@ int main(void)
         cmocka_unit_test(test_dispatch_checks_params),
         cmocka_unit_test(test_large_dims_are_pure),
         cmocka_unit_test(test_identities_between_rules),
+        cmocka_unit_test(test_matmul_identities),
+        cmocka_unit_test(test_matmul_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,7 +53,11 @@ enum {
     BC_ADAPTER_RULE_PDPD = 3,          /* B onto A from params.axis */
     BC_ADAPTER_RULE_BROADCAST_TO = 4,  /* input to exactly the target */
     BC_ADAPTER_RULE_BIDIRECTIONAL = 5, /* OpenVINO Broadcast-3 bidirectional, ONNX Expand */
-    BC_ADAPTER_RULE_EXPLICIT = 6       /* broadcast_axes or axes_mapping */
+    BC_ADAPTER_RULE_EXPLICIT = 6,      /* broadcast_axes or axes_mapping */
+    BC_ADAPTER_RULE_MATMUL = 7         /* matrix multiply's batch broadcast (RULES.md §15);
+                                          added in ABI 1 and wire protocol 3: an older
+                                          harness refuses the unknown rule bit, an older
+                                          adapter never declares it */
 };
 
 enum {

@@ -38,6 +38,7 @@ typedef enum bc_rule {
     BC_RULE_BROADCAST_TO,  /* input to exactly the target (numpy.broadcast_to) */
     BC_RULE_BIDIRECTIONAL, /* OpenVINO Broadcast-3 bidirectional, ONNX Expand */
     BC_RULE_EXPLICIT,      /* nGraph broadcast_axes or OpenVINO axes_mapping */
+    BC_RULE_MATMUL,        /* matrix multiply: batch dims broadcast, 1-D promoted (RULES.md §15) */
     BC_RULE_COUNT
 } bc_rule;
 
@@ -189,6 +190,9 @@ bc_error_kind bc_infer_explicit_axes(const bc_shape *input, const bc_shape *targ
 bc_error_kind bc_infer_explicit_mapping(const bc_shape *input, const bc_shape *target,
                                         int nmapping, const int64_t *mapping,
                                         bc_shape *out, bc_error *err);
+/* RULES.md §15: the result shape of matmul(a, b) (NumPy matmul, ONNX MatMul,
+ * OpenVINO MatMul without transposes, torch.matmul). */
+bc_error_kind bc_infer_matmul(const bc_shape *a, const bc_shape *b, bc_shape *out, bc_error *err);
 
 #ifdef __cplusplus
 }

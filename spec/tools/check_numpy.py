@@ -5,11 +5,14 @@ Usage: check_numpy.py [-v] [FILE_OR_DIR ...]
 
 Reads the vector files (spec/README.md, "The vector format"); with no
 arguments, every *.vec in spec/vectors/ next to this script.  Every `numpy`,
-`broadcast-to` and `bidirectional` vector is compared with NumPy:
+`broadcast-to`, `bidirectional` and `matmul` vector is compared with NumPy:
 
   numpy          np.broadcast_shapes(*shapes)
   broadcast-to   np.broadcast_to(np.empty(input, dtype=[]), target).shape
   bidirectional  np.broadcast_shapes(input, target)
+  matmul         np.matmul on zero-strided int8 views of one byte (only
+                 vectors whose product is at most MATMUL_MAX_WORK steps;
+                 NumPy computes it)
 
 (`dtype=[]` has itemsize 0, so even INT64_MAX dims allocate nothing.)  Only
 accept/reject and the result shape are compared: NumPy has no error kinds.
@@ -27,8 +30,10 @@ import os
 import re
 import sys
 
-RULES = {"none", "numpy", "onnx-uni", "pdpd", "broadcast-to", "bidirectional", "explicit"}
-CHECKED_RULES = {"numpy", "broadcast-to", "bidirectional"}
+RULES = {"none", "numpy", "onnx-uni", "pdpd", "broadcast-to", "bidirectional", "explicit",
+         "matmul"}
+CHECKED_RULES = {"numpy", "broadcast-to", "bidirectional", "matmul"}
+MATMUL_MAX_WORK = 1 << 20   # multiply-adds np.matmul may spend on one vector
 SHAPE_RE = re.compile(r"^\[(-?[0-9]+(,-?[0-9]+)*)?\]$")
 # A partial shape: ?, LO..HI, a symbol or [...] between the brackets.
 PARTIAL_RE = re.compile(r"^\[[^\]]*([?.A-Za-z_])[^\]]*\]$")
@@ -92,6 +97,10 @@ def numpy_result(np, rule, shapes):
             out = np.broadcast_shapes(*shapes)
         elif rule == "bidirectional":
             out = np.broadcast_shapes(shapes[0], shapes[1])
+        elif rule == "matmul":
+            views = [np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape=s,
+                                                     strides=[0] * len(s)) for s in shapes]
+            out = np.matmul(*views).shape
         else:
             out = np.broadcast_to(np.empty(shapes[0], dtype=[]), shapes[1]).shape
         return "shape", tuple(int(d) for d in out)
@@ -116,6 +125,13 @@ def skip_reason(rule, options, shapes, expected):
         return "operand count", "%d operands: our limit is 1..%d, numpy has none" % (
             len(shapes), OUR_MAX_OPERANDS)
     ranks = [len(s) for s in shapes] + ([len(expected)] if isinstance(expected, tuple) else [])
+    if rule == "matmul":
+        work = 1
+        for s in shapes:
+            for d in s:
+                work *= max(d, 1)
+        if work > MATMUL_MAX_WORK:
+            return "matmul work", "np.matmul would compute up to %d steps" % work
     if max(ranks, default=0) > NUMPY_MAXDIMS:
         return "rank > %d" % NUMPY_MAXDIMS, "rank %d > NPY_MAXDIMS %d" % (max(ranks), NUMPY_MAXDIMS)
     return None

@@ -24,7 +24,7 @@ const MSG = { HELLO: 0x01, FATAL: 0x02, SHAPE: 0x10, EVAL: 0x11, ANSWER: 0x20 };
 const STATUS = { OK: 0, REJECTED: 1, UNSUPPORTED: 2, INTERNAL_ERROR: 3 };
 
 // The fixed enums of include/broadcheck/adapter.h.
-const RULE = { none: 0, numpy: 1, 'onnx-uni': 2, pdpd: 3, 'broadcast-to': 4, bidirectional: 5, explicit: 6 };
+const RULE = { none: 0, numpy: 1, 'onnx-uni': 2, pdpd: 3, 'broadcast-to': 4, bidirectional: 5, explicit: 6, matmul: 7 };
 const RULE_NAME = Object.fromEntries(Object.entries(RULE).map(([k, v]) => [v, k]));
 const OPT = { AXIS: 1, PROFILE: 2, AXES: 4, AXES_MAPPING: 8 };
 const DTYPES = ['bool', 'int8', 'uint8', 'int32', 'int64', 'float32', 'float64', 'float16'];

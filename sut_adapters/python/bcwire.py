@@ -36,7 +36,7 @@ MAX_PAYLOAD = 256 << 20
 # ---- enum values, fixed by include/broadcheck/adapter.h --------------------
 
 RULE_NONE, RULE_NUMPY, RULE_ONNX_UNI, RULE_PDPD, RULE_BROADCAST_TO, \
-    RULE_BIDIRECTIONAL, RULE_EXPLICIT = range(7)
+    RULE_BIDIRECTIONAL, RULE_EXPLICIT, RULE_MATMUL = range(8)
 PROFILE_DEFAULT = 0
 PROFILE_PYTORCH_EXPAND = 4  # broadcast-to: a -1 target dim keeps the input's (RULES.md §6.1)
 OPT_AXIS, OPT_PROFILE, OPT_AXES, OPT_AXES_MAPPING = 1, 2, 4, 8

@@ -20,6 +20,13 @@ docs/certifications/numpy.md; in short:
   none           only operands of equal shape: NumPy always broadcasts and
                  has no mode that refuses unequal shapes, so those questions
                  are answered "unsupported"
+  matmul         numpy.matmul itself (its gufunc signature (n?,k),(k,m?)->(n?,m?)
+                 does the 1-D promotion, the contraction check and the batch
+                 broadcast) on zero-strided views of one zero byte; NumPy has
+                 no shape-only matmul, so it computes the product: cases whose
+                 work could pass MATMUL_MAX_WORK multiply-adds are declined
+                 ("unsupported", never a pass) unless NumPy refuses them
+                 first, which it does before computing anything
   pdpd, explicit not declared: NumPy has no axis-anchored broadcasting.
 
 div on integers is numpy.floor_divide (NumPy's integer division: it floors,
@@ -60,6 +67,9 @@ ERRORS = (
     ("could not be broadcast together", w.ERR_DIM_MISMATCH),
     ("more dimensions than allowed by the axis remapping", w.ERR_RANK_TOO_LARGE),
     ("cannot broadcast a non-scalar to a scalar array", w.ERR_RANK_TOO_LARGE),
+    # matmul's gufunc: a scalar operand; the contracted dims
+    ("does not have enough dimensions", w.ERR_RANK_MISMATCH),
+    ("has a mismatch in its core dimension", w.ERR_DIM_MISMATCH),
     # the element count does not fit in npy_intp: NumPy cannot hold the shape
     ("broadcast dimensions too large", w.ERR_OVERFLOW),
     ("iterator is too large", w.ERR_OVERFLOW),
@@ -85,6 +95,55 @@ def placeholder(shape):
 
 # ---- shapes -------------------------------------------------------------------
 
+# The most multiply-adds a matmul question may cost (int8, zero strides: a
+# few tens of milliseconds); a larger one is declined.
+MATMUL_MAX_WORK = 1 << 22
+
+
+def zero_strided(shape):
+    """An int8 array of `shape` whose every element is one zero byte."""
+    return as_strided(np.zeros(1, np.int8), shape=shape, strides=[0] * len(shape),
+                      writeable=False)
+
+
+def bounded_product(dims):
+    """The product of dims (0s counted as 1), capped just past MATMUL_MAX_WORK:
+    a cost estimate, never an answer."""
+    product = 1
+    for d in dims:
+        product *= max(d, 1)
+        if product > MATMUL_MAX_WORK:
+            break
+    return product
+
+
+def matmul_shape(a, b):
+    """numpy.matmul's own result shape, computed on zero-strided views.
+
+    NumPy has no shape-only matmul: an accepted case is computed, one
+    multiply-add per result element and contracted index, and its gufunc
+    loop runs once per batch element even when the matrices are empty.  So a
+    case whose cost could pass MATMUL_MAX_WORK is asked with no rows in A and
+    no columns in B (a 1-D operand, which has neither, as it is): NumPy's
+    checks (ranks, contracted dims, batch) read neither, and it refuses before
+    it loops.  A refusal there is NumPy's answer; an acceptance is declined
+    (its rows and columns are not NumPy's to say).  A batch too large even
+    for that is declined unasked."""
+    x, y = numpy_call(lambda: (zero_strided(a), zero_strided(b)))
+    if not a or not b:  # NumPy refuses a scalar before anything
+        return list(numpy_call(np.matmul, x, y).shape)
+    contracted = a[-1]
+    others = a[:-1] + (b[:-2] + b[-1:] if len(b) >= 2 else [])
+    if bounded_product([contracted] + others) <= MATMUL_MAX_WORK:
+        return list(numpy_call(np.matmul, x, y).shape)
+    batches = a[:-2] + b[:-2]
+    if (len(a) >= 2 or len(b) >= 2) and bounded_product(batches) <= MATMUL_MAX_WORK:
+        numpy_call(np.matmul, x[..., :0, :] if len(a) >= 2 else x,
+                   y[..., :0] if len(b) >= 2 else y)
+    raise w.Unsupported("numpy.matmul computes the product, and this one could take more "
+                        "than %d steps" % MATMUL_MAX_WORK)
+
+
 def result_shape(params, shapes):
     """The rule's result shape as NumPy computes it."""
     if params.has_options():
@@ -104,6 +163,8 @@ def result_shape(params, shapes):
         return list(numpy_call(lambda: np.broadcast_to(placeholder(x), target).shape))
     if rule == w.RULE_BIDIRECTIONAL:
         return list(numpy_call(np.broadcast_shapes, *shapes))
+    if rule == w.RULE_MATMUL:
+        return matmul_shape(*shapes)
     raise w.Unsupported("NumPy has no rule %d" % rule)
 
 
@@ -183,7 +244,7 @@ CAPS = w.Capabilities(
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
     w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
-                 w.RULE_BIDIRECTIONAL),
+                 w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
     max_rank=32, max_operands=w.MAX_OPERANDS)
 

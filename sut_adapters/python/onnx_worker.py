@@ -14,6 +14,7 @@ output shape onnx.shape_inference.infer_shapes (strict mode) computes.
   onnx-uni       PRelu(X=A, slope=B): the spec's unidirectional operator
   bidirectional  Expand(input, shape=target), the target a constant
                  initializer so that inference can read it
+  matmul         MatMul(A, B) ("behaves like numpy.matmul"; static shapes)
   others         not declared: ONNX has no operator for them.
 
 Answers: an output shape, all dims known: that shape.  An exception from
@@ -129,6 +130,9 @@ def onnx_shape(params, shapes):
     if params.rule == w.RULE_BIDIRECTIONAL:
         w.check_operand_count(shapes, 2)  # input and target are the node's two inputs
         return infer("Expand", shapes[:1], target=shapes[1])
+    if params.rule == w.RULE_MATMUL:
+        w.check_operand_count(shapes, 2)
+        return infer("MatMul", shapes)
     raise w.Unsupported("ONNX has no operator for rule %d" % params.rule)
 
 
@@ -245,10 +249,10 @@ def no_values(req):
 CAPS = w.Capabilities(
     "onnx" if NUMPY_OP is None else "onnx-" + NUMPY_OP.lower(), onnx.__version__,
     "ONNX %s shape inference, opset %d: numpy by %s, onnx-uni by PRelu, bidirectional "
-    "by Expand" % (onnx.__version__, OPSET,
+    "by Expand, matmul by MatMul" % (onnx.__version__, OPSET,
                    NUMPY_OP or "Add (2 operands) and Sum (other counts)"),
     features=w.FEATURE_SHAPE,
-    rules=w.bits(w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BIDIRECTIONAL),
+    rules=w.bits(w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS,
     partial=w.PARTIAL_DYNAMIC | w.PARTIAL_SYMBOL | w.PARTIAL_DYNAMIC_RANK)
 

@@ -18,6 +18,8 @@ is in docs/certifications/pytorch.md; in short:
                  ONNX Expand means in PyTorch terms
   none           only operands of equal shape: PyTorch always broadcasts, so
                  unequal shapes are answered "unsupported"
+  matmul         torch.matmul on 'meta' tensors: PyTorch's own shape logic
+                 (1-D promotion, contraction check, batch broadcast), no memory
   pdpd, explicit not declared: PyTorch has no axis-anchored broadcasting.
 
 div: true division on floats; on integers torch.div(rounding_mode='trunc'),
@@ -66,6 +68,13 @@ REFUSALS = (
     ("must match the size of tensor", w.ERR_DIM_MISMATCH),
     ("must match the existing size", w.ERR_DIM_MISMATCH),
     ("must be greater or equal to the number of dimensions", w.ERR_RANK_TOO_LARGE),
+    # torch.matmul: a 0-D operand; the contracted dims, as each of the kernels
+    # it dispatches to (dot, mv, mm, bmm) words them
+    ("both arguments to matmul need to be at least 1D", w.ERR_RANK_MISMATCH),
+    ("inconsistent tensor size", w.ERR_DIM_MISMATCH),
+    ("size mismatch, got", w.ERR_DIM_MISMATCH),
+    ("mat1 and mat2 shapes cannot be multiplied", w.ERR_DIM_MISMATCH),
+    ("Expected size for first two dimensions of batch2 tensor", w.ERR_DIM_MISMATCH),
     # in place: a rank or a dim problem, PyTorch does not say which
     ("doesn't match the broadcast shape", w.ERR_UNKNOWN),
     ("is not expandable to size", w.ERR_UNKNOWN),
@@ -167,6 +176,8 @@ def torch_shape(params, shapes):
         return list(torch_call(lambda: broadcast_to(meta(shapes[0]), shapes[1]).shape))
     if rule == w.RULE_BIDIRECTIONAL:
         return list(torch_call(torch.broadcast_shapes, *shapes))
+    if rule == w.RULE_MATMUL:
+        return list(torch_call(lambda: torch.matmul(meta(shapes[0]), meta(shapes[1])).shape))
     raise w.Unsupported("PyTorch has no rule %d" % rule)
 
 
@@ -266,7 +277,7 @@ CAPS = w.Capabilities(
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
     w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
-                 w.RULE_BIDIRECTIONAL),
+                 w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     profiles=w.bits(w.PROFILE_PYTORCH_EXPAND),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
     max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS)

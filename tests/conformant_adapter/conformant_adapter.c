@@ -3,8 +3,9 @@
  * include/broadcheck/adapter.h, spec/RULES.md and docs/ENGINE.md only, with
  * nothing of broadcheck's own code (it includes adapter.h and libc, and
  * links nothing).  It answers every question broadcheck asks: every rule and
- * profile, shape inference with the error kinds of RULES.md §1.4 and §12,
- * and every value kind, op and dtype on arbitrary strided views.
+ * profile, shape inference with the error kinds of RULES.md §1.4 and §12
+ * (matmul, §15, included: shapes only, as broadcheck asks it), and every
+ * value kind, op and dtype on arbitrary strided views.
  *
  * It is the test of broadcheck's verdicts, not of a library: a correct SUT
  * that broadcheck reports failing is a false failure (tests/CMakeLists.txt
@@ -59,8 +60,8 @@ typedef struct layout {
     int frame[BC_ADAPTER_MAX_OPERANDS][MAX_RANK];
 } layout;
 
-static const char *rule_names[] = {"none",         "numpy",         "onnx-uni", "pdpd",
-                                   "broadcast-to", "bidirectional", "explicit"};
+static const char *rule_names[] = {"none",          "numpy",    "onnx-uni", "pdpd", "broadcast-to",
+                                   "bidirectional", "explicit", "matmul"};
 
 /* Step 1: parameters.  Returns 1 if fine. */
 static int check_params(const bc_adapter_params *p, bc_adapter_answer *a)
@@ -70,7 +71,7 @@ static int check_params(const bc_adapter_params *p, bc_adapter_answer *a)
         allowed |= BC_ADAPTER_OPT_AXIS;
     if (p->rule == BC_ADAPTER_RULE_EXPLICIT)
         allowed |= BC_ADAPTER_OPT_AXES | BC_ADAPTER_OPT_AXES_MAPPING;
-    if (p->rule > BC_ADAPTER_RULE_EXPLICIT)
+    if (p->rule > BC_ADAPTER_RULE_MATMUL)
         return REJECT(a, BC_ADAPTER_ERR_BAD_PARAMS, "unknown rule %u", p->rule);
     if (p->options & ~allowed)
         return REJECT(a, BC_ADAPTER_ERR_BAD_PARAMS, "%s takes no option 0x%x",
@@ -282,6 +283,40 @@ static int infer_explicit(const bc_adapter_params *p, const bc_adapter_shape *in
     return 1;
 }
 
+/* RULES.md §15, as NumPy's documentation says it: a 1-D A is the row [1,k],
+ * a 1-D B the column [k,1]; the last two axes multiply, the axes before
+ * them broadcast as numpy; the promoted 1s do not reach the result. */
+static int infer_matmul(const bc_adapter_shape *A, const bc_adapter_shape *B, layout *L,
+                        bc_adapter_answer *a)
+{
+    if (A->rank == 0 || B->rank == 0)
+        return REJECT(a, BC_ADAPTER_ERR_RANK_MISMATCH, "matmul of a scalar");
+    int64_t x[MAX_RANK + 1], y[MAX_RANK + 1];
+    int rx = A->rank, ry = B->rank;
+    memcpy(x, A->dims, sizeof(int64_t) * (size_t)rx);
+    memcpy(y, B->dims, sizeof(int64_t) * (size_t)ry);
+    if (rx == 1) {
+        x[1] = x[0];
+        x[0] = 1;
+        rx = 2;
+    }
+    if (ry == 1) {
+        y[1] = 1;
+        ry = 2;
+    }
+    if (x[rx - 1] != y[ry - 2])
+        return REJECT(a, BC_ADAPTER_ERR_DIM_MISMATCH, "contracted %lld against %lld",
+                      (long long)x[rx - 1], (long long)y[ry - 2]);
+    bc_adapter_shape batch[2] = {{rx - 2, x}, {ry - 2, y}};
+    if (!infer_numpy(2, batch, L, a))
+        return 0;
+    if (A->rank >= 2)
+        L->dims[L->rank++] = x[rx - 2];
+    if (B->rank >= 2)
+        L->dims[L->rank++] = y[ry - 1];
+    return 1;
+}
+
 /* The result of the question's shapes, with where operands 0..2 sit in it
  * (right-aligned unless the rule placed them).  Returns 1, or 0 with the
  * rejection in *a. */
@@ -299,6 +334,10 @@ static int infer(const bc_adapter_params *p, int32_t n, const bc_adapter_shape *
     case BC_ADAPTER_RULE_BROADCAST_TO: ok = infer_onto(&s[0], &s[1], L, a); break;
     case BC_ADAPTER_RULE_PDPD:
         ok = infer_pdpd(p, &s[0], &s[1], L, a);
+        placed = 1;
+        break;
+    case BC_ADAPTER_RULE_MATMUL: /* no value questions: no frame to place */
+        ok = infer_matmul(&s[0], &s[1], L, a);
         placed = 1;
         break;
     default:
@@ -595,7 +634,7 @@ static const bc_adapter conformant = {
     "conformant",
     "1",
     "a conformant adapter written from adapter.h and spec/RULES.md alone (tests/)",
-    {(1u << 5) - 1, (1u << 7) - 1,
+    {(1u << 5) - 1, (1u << 8) - 1,
      (1u << BC_ADAPTER_PROFILE_OPENVINO_DOC) | (1u << BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE) |
          (1u << BC_ADAPTER_PROFILE_PADDLE),
      (1u << 10) - 1, HAVE_FLOAT16 ? (1u << 8) - 1 : (1u << 7) - 1, BC_ADAPTER_MAX_RANK,
