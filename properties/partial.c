@@ -738,7 +738,7 @@ static int symbol_named(bc_psymbols *syms, int index)
 void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c)
 {
     bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
-    bc_gen_request req = {rule, 0, 0, mode == BC_PMODE_STATIC ? 40 : 25, 0, 0, 0, 0, 0};
+    bc_gen_request req = {.rule = rule, .reject_percent = mode == BC_PMODE_STATIC ? 40 : 25};
     bc_gen_case(r, &req, &v);
     c->params = v.params;
     c->nshapes = v.nshapes;

@@ -218,7 +218,7 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
                           const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
                           bc_vector *c)
 {
-    bc_gen_request req = {rule, 0, 0, 30, 0, 0, 0, 0, 0};
+    bc_gen_request req = {.rule = rule, .reject_percent = 30};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:

@@ -338,7 +338,8 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
     if (tier == 2)
         dtypes = dtypes & one_byte ? dtypes & one_byte : 1u << BC_INT8;
     v.dtype = pick_dtype(r, dtypes);
-    bc_gen_request req = {rule, 0, 0, 10, 0, 1, caps->max_rank, 0, 0, tier};
+    bc_gen_request req = {.rule = rule, .reject_percent = 10, .value_sized = 1,
+                          .max_rank = caps->max_rank, .value_tier = tier};
     if (v.kind == BC_VALUE_BROADCAST || v.kind == BC_VALUE_SUM_TO_SHAPE)
         req.expand_percent = 15;
     if (v.kind == BC_VALUE_ELEMENTWISE) {
