@@ -38,6 +38,9 @@ static const char run_usage[] =
     "                        an adapter\n"
     "  --timeout-ms N        an external SUT's time per question (default 2000;\n"
     "                        10000 on the medium tier)\n"
+    "  --start-timeout-ms N  an external SUT's worker's time from its start to its\n"
+    "                        HELLO, at open and at every restart (default 60000;\n"
+    "                        never less than --timeout-ms)\n"
     "  --memory-mb N         an external SUT's worker memory limit (default 1024)\n"
     "  --value-tier T        how large value cases are (docs/PROPERTIES.md):\n"
     "                        small (default, at most 64 elements an operand),\n"
@@ -94,8 +97,11 @@ static const char run_usage[] =
     "\n"
     "The summary ends with the verdict and the reports written.\n"
     "\n"
-    "--time S ends the run within S seconds plus one question's --timeout-ms (and,\n"
-    "with --manifest, one more question per known divergence, replayed at the end).\n"
+    "--time S ends the run within S seconds plus one question's --timeout-ms, or\n"
+    "one worker start's --start-timeout-ms if a worker is restarting then (and, with\n"
+    "--manifest, one more question per known divergence, replayed at the end). A\n"
+    "question for which no worker could be started is not judged: the case is\n"
+    "skipped, and counts towards the SUT being unresponsive.\n"
     "SIGINT, SIGTERM or SIGHUP stop the run: the workers are killed, the reports and\n"
     "the corpus get what was found so far, marked interrupted (a second signal ends\n"
     "broadcheck at once).\n"
@@ -111,7 +117,7 @@ static const char run_usage[] =
 
 static const char replay_usage[] =
     "usage: broadcheck replay [--sut NAME] [--manifest FILE] [--timeout-ms N] [--memory-mb N]\n"
-    "                         [--value-tier T] [--max-bytes N]\n"
+    "                         [--start-timeout-ms N] [--value-tier T] [--max-bytes N]\n"
     "                         --property P 'CASE'\n"
     "\n"
     "Checks one case, a line of the vector format (its expectation is ignored),\n"
@@ -225,20 +231,26 @@ static int64_t question_limit(const bc_sut *sut)
     return bc_builtin_sut(sut->name) == sut ? 0 : (int64_t)BC_WIRE_MAX_PAYLOAD;
 }
 
-/* --timeout-ms and --memory-mb: 1 if opt was one of them (0 ok), -1 on a bad value. */
-static int sut_option(int opt, int timeout_opt, int memory_opt, const char *value,
+/* --timeout-ms, --start-timeout-ms and --memory-mb (their option codes
+ * timeout_opt, start_opt and memory_opt): 1 if opt was one of them (0 ok),
+ * -1 on a bad value. */
+static int sut_option(int opt, int timeout_opt, int start_opt, int memory_opt, const char *value,
                       bc_sut_options *o)
 {
     uint64_t v;
-    if (opt != timeout_opt && opt != memory_opt)
+    if (opt != timeout_opt && opt != start_opt && opt != memory_opt)
         return 0;
     if (parse_u64(value, 1u << 30, &v) != 0 || v == 0) {
         fprintf(stderr, "broadcheck: --%s: expected a positive integer, got '%s'\n",
-                opt == timeout_opt ? "timeout-ms" : "memory-mb", value);
+                opt == timeout_opt ? "timeout-ms" : opt == start_opt ? "start-timeout-ms"
+                                                                    : "memory-mb",
+                value);
         return -1;
     }
     if (opt == timeout_opt)
         o->timeout_ms = (int)v;
+    else if (opt == start_opt)
+        o->start_timeout_ms = (int)v;
     else
         o->memory_mb = (int)v;
     return 1;
@@ -315,7 +327,7 @@ int bc_cmd_run(int argc, char **argv)
     enum { O_SUT = 1, O_RULE, O_PROPERTY, O_CASES, O_VALUE_CASES, O_PARTIAL_CASES, O_TIME, O_SEED,
            O_SHARD, O_JOBS, O_CORPUS, O_SHRINK, O_JSON, O_JUNIT, O_CERT, O_QUIET, O_HELP,
            O_TIMEOUT, O_MEMORY, O_WHOLE, O_MAX_FAILURES, O_FAIL_FAST, O_UNRESPONSIVE, O_PROGRESS,
-           O_MANIFEST, O_STRICT, O_TIER, O_MAX_BYTES };
+           O_MANIFEST, O_STRICT, O_TIER, O_MAX_BYTES, O_START_TIMEOUT };
     static const struct option options[] = {
         {"value-tier", required_argument, NULL, O_TIER},
         {"max-bytes", required_argument, NULL, O_MAX_BYTES},
@@ -337,6 +349,7 @@ int bc_cmd_run(int argc, char **argv)
         {"quiet", no_argument, NULL, O_QUIET},
         {"help", no_argument, NULL, O_HELP},
         {"timeout-ms", required_argument, NULL, O_TIMEOUT},
+        {"start-timeout-ms", required_argument, NULL, O_START_TIMEOUT},
         {"memory-mb", required_argument, NULL, O_MEMORY},
         {"whole-cells", no_argument, NULL, O_WHOLE},
         {"max-failures", required_argument, NULL, O_MAX_FAILURES},
@@ -365,7 +378,7 @@ int bc_cmd_run(int argc, char **argv)
             return BC_EXIT_USAGE;
         if (tier_opt > 0)
             continue;
-        int sut_opt = sut_option(c, O_TIMEOUT, O_MEMORY, optarg, &sut_opts);
+        int sut_opt = sut_option(c, O_TIMEOUT, O_START_TIMEOUT, O_MEMORY, optarg, &sut_opts);
         if (sut_opt < 0)
             return BC_EXIT_USAGE;
         have_timeout |= sut_opt > 0 && c == O_TIMEOUT;
@@ -601,6 +614,9 @@ int bc_cmd_run(int argc, char **argv)
     bc_sut_options defaults = bc_sut_options_default();
     if (sut_opts.timeout_ms != defaults.timeout_ms)
         snprintf(sut_args, sizeof sut_args, "--timeout-ms %d", sut_opts.timeout_ms);
+    if (sut_opts.start_timeout_ms != defaults.start_timeout_ms)
+        snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args),
+                 "%s--start-timeout-ms %d", sut_args[0] ? " " : "", sut_opts.start_timeout_ms);
     if (sut_opts.memory_mb != defaults.memory_mb)
         snprintf(sut_args + strlen(sut_args), sizeof sut_args - strlen(sut_args), "%s--memory-mb %d",
                  sut_args[0] ? " " : "", sut_opts.memory_mb);
@@ -685,6 +701,7 @@ int bc_cmd_replay(int argc, char **argv)
         {"property", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {"timeout-ms", required_argument, NULL, 'T'},
+        {"start-timeout-ms", required_argument, NULL, 'U'},
         {"memory-mb", required_argument, NULL, 'M'},
         {"manifest", required_argument, NULL, 'm'},
         {"value-tier", required_argument, NULL, 'V'},
@@ -699,7 +716,7 @@ int bc_cmd_replay(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
-        int sut_opt = sut_option(c, 'T', 'M', optarg, &sut_opts);
+        int sut_opt = sut_option(c, 'T', 'U', 'M', optarg, &sut_opts);
         if (sut_opt == 0)
             sut_opt = tier_option("replay", c, 'V', 'B', optarg, &tier, &max_bytes);
         if (sut_opt < 0)

@@ -106,6 +106,19 @@ static void answer_fault(bc_sut_answer *a, bc_proc_fault f, const char *message)
     a->fault = fault_of(f);
 }
 
+/* When no worker could be had for a question, the question was never asked:
+ * whatever went wrong at the start is not its doing. */
+static bc_sut_fault no_worker_fault(bc_proc_fault f)
+{
+    return f == BC_PROC_INTERRUPTED ? BC_SUT_FAULT_INTERRUPTED : BC_SUT_FAULT_NO_WORKER;
+}
+
+static void answer_no_worker(bc_sut_answer *a, bc_proc_fault f, const char *message)
+{
+    answer_with(a, BC_SUT_INTERNAL_ERROR, message);
+    a->fault = no_worker_fault(f);
+}
+
 /* ---- the pool --------------------------------------------------------------- */
 
 /* An idle worker fit for a question, or a new one; NULL with why and the
@@ -138,6 +151,11 @@ static bc_proc *acquire(isolated *s, bc_proc_fault *fault, char *why, size_t cap
         *fault = BC_PROC_PROTOCOL;
         bc_proc_kill(p);
         p = NULL;
+    }
+    if (!p && *fault != BC_PROC_INTERRUPTED) {
+        char said[1024];
+        snprintf(said, sizeof said, "%s", why);
+        snprintf(why, cap, "not asked: no worker could be started (%.900s)", said);
     }
     if (!p)
         bc_wire_printable(why);
@@ -241,7 +259,7 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
     bc_proc_fault fault;
     bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        answer_fault(answer, fault, why);
+        answer_no_worker(answer, fault, why);
         return;
     }
     uint32_t seq;
@@ -266,7 +284,7 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
     bc_proc_fault fault;
     bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        answer_fault(answer, fault, why);
+        answer_no_worker(answer, fault, why);
         return;
     }
     uint32_t seq;
@@ -311,6 +329,7 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
     bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
         panswer_fault(answer, fault, why);
+        answer->fault = no_worker_fault(fault);
         return;
     }
     uint32_t seq;
@@ -407,7 +426,8 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     s->launch.env = s->env;
     s->timeout_ms = opts->timeout_ms;
     /* Starting may take longer than a question (an interpreter, a big library). */
-    s->start_timeout_ms = opts->timeout_ms > 10000 ? opts->timeout_ms : 10000;
+    s->start_timeout_ms = opts->start_timeout_ms > opts->timeout_ms ? opts->start_timeout_ms
+                                                                     : opts->timeout_ms;
     bc_wire_hello *hello = malloc(sizeof *hello);
     bc_proc *first = NULL;
     if (!ok || !hello) {

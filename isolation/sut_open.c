@@ -17,7 +17,8 @@
 
 bc_sut_options bc_sut_options_default(void)
 {
-    bc_sut_options o = {BC_SUT_DEFAULT_TIMEOUT_MS, BC_SUT_DEFAULT_MEMORY_MB, NULL};
+    bc_sut_options o = {BC_SUT_DEFAULT_TIMEOUT_MS, BC_SUT_DEFAULT_MEMORY_MB, NULL,
+                        BC_SUT_DEFAULT_START_TIMEOUT_MS};
     return o;
 }
 
@@ -185,6 +186,8 @@ const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *wh
         o.timeout_ms = BC_SUT_DEFAULT_TIMEOUT_MS;
     if (o.memory_mb <= 0)
         o.memory_mb = BC_SUT_DEFAULT_MEMORY_MB;
+    if (o.start_timeout_ms <= 0)
+        o.start_timeout_ms = BC_SUT_DEFAULT_START_TIMEOUT_MS;
     const bc_sut *sut = NULL;
     char reason[1024], named_spec[4200];
     int named = is_exec(spec) || is_library(spec) || bc_builtin_sut(spec)

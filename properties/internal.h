@@ -245,6 +245,12 @@ typedef struct bc_check_ctx {
 /* Frees what checking with ctx allocated (its arena). */
 void bc_check_ctx_release(bc_check_ctx *ctx);
 
+/* Shows an answer to ctx->answered, and notes in ctx->stopped an answer
+ * that is not the question's: one cut short by an interrupt, or a question
+ * never asked because no worker could be started.  Judging either would
+ * charge an innocent case, so the check is thrown away (and a shrink ends). */
+void bc_check_answered(bc_check_ctx *ctx, const bc_sut_answer *a);
+
 /* Generates the case that `property` checks on `rule` from r; value cases
  * ask mostly for what caps says the SUT computes. */
 void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,

@@ -408,14 +408,13 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
         return;
     }
     ctx->sut->ops->infer_partial(ctx->sut, &c->params, c->nshapes, c->shapes, &c->syms, a);
-    if (ctx->answered) { /* the run counts questions without an answer of the SUT's own */
-        bc_sut_answer seen;
-        memset(&seen, 0, sizeof seen);
-        seen.status = a->status;
-        seen.fault = a->fault;
-        snprintf(seen.message, sizeof seen.message, "%s", a->message);
-        ctx->answered(ctx->hook, &seen);
-    }
+    /* the run counts questions without an answer of the SUT's own */
+    bc_sut_answer seen;
+    memset(&seen, 0, sizeof seen);
+    seen.status = a->status;
+    seen.fault = a->fault;
+    snprintf(seen.message, sizeof seen.message, "%s", a->message);
+    bc_check_answered(ctx, &seen);
 }
 
 static void describe_answer(const bc_sut_panswer *a, const bc_psymbols *syms, char *buf, size_t cap)
@@ -984,7 +983,8 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
             continue;
         bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
-        if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
+        if (ctx->stopped != BC_SHRINK_MINIMAL ||
+            (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL))
             break;
         if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
             (!ctx->takes || ctx->takes(ctx->hook, NULL, cand, cand_detail))) {

@@ -272,6 +272,18 @@ static int run_stopping(bc_check_ctx *ctx, bc_sut_answer *a)
     return 1;
 }
 
+void bc_check_answered(bc_check_ctx *ctx, const bc_sut_answer *a)
+{
+    if (ctx->answered)
+        ctx->answered(ctx->hook, a);
+    if (a->status != BC_SUT_INTERNAL_ERROR || ctx->stopped != BC_SHRINK_MINIMAL)
+        return;
+    if (a->fault == BC_SUT_FAULT_INTERRUPTED)
+        ctx->stopped = BC_SHRINK_INTERRUPTED;
+    else if (a->fault == BC_SUT_FAULT_NO_WORKER)
+        ctx->stopped = BC_SHRINK_UNRESPONSIVE;
+}
+
 static void ask_sut(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape *shapes,
                     bc_sut_answer *a)
 {
@@ -280,8 +292,7 @@ static void ask_sut(bc_check_ctx *ctx, const bc_params *p, int n, const bc_shape
         return;
     ctx->sut_calls++;
     ctx->sut->ops->infer_shape(ctx->sut, p, n, shapes, a);
-    if (ctx->answered)
-        ctx->answered(ctx->hook, a);
+    bc_check_answered(ctx, a);
 }
 
 /* ---- a declared element limit (semantics max_elements, RULES.md §9.4) ---- */
@@ -784,8 +795,7 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
                  "wrote past the end of its output buffer (%lld elements)",
                  (long long)vr->req.out_capacity);
     }
-    if (ctx->answered)
-        ctx->answered(ctx->hook, a);
+    bc_check_answered(ctx, a);
 }
 
 /* A second request like vr (same kind, inputs and output size) with its own

@@ -67,6 +67,13 @@ int bc_property_applies(int property, bc_rule rule)
 static int replay_verdict(bc_check k, bc_check_ctx *ctx, char *detail, size_t cap)
 {
     bc_check_ctx_release(ctx);
+    if (ctx->stopped != BC_SHRINK_MINIMAL) { /* an answer not the case's (bc_check_answered) */
+        char said[1024];
+        snprintf(said, sizeof said, "%s", detail);
+        snprintf(detail, cap, "not checked: a question was cut short or could not be asked "
+                 "(%s)", said);
+        return 2;
+    }
     switch (k) {
     case BC_CHECK_PASS: return 0;
     case BC_CHECK_FAIL: return 1;
@@ -81,7 +88,8 @@ static int replay_verdict(bc_check k, bc_check_ctx *ctx, char *detail, size_t ca
 static void note_timeout(void *hook, const bc_sut_answer *a)
 {
     if (a->status == BC_SUT_INTERNAL_ERROR &&
-        (a->fault == BC_SUT_FAULT_TIMEOUT || a->fault == BC_SUT_FAULT_INTERRUPTED))
+        (a->fault == BC_SUT_FAULT_TIMEOUT || a->fault == BC_SUT_FAULT_INTERRUPTED ||
+         a->fault == BC_SUT_FAULT_NO_WORKER))
         *(int *)hook = 1;
 }
 

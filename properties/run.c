@@ -326,6 +326,16 @@ static void answered(void *hook, const bc_sut_answer *a)
     pthread_mutex_unlock(&run->lock);
 }
 
+/* 1 if a check was thrown away only because a question of it could not
+ * be asked (no worker started), while the run and its cells go on: the
+ * case is skipped, not counted, and the SUT's streak of unanswered
+ * questions (answered) decides when to give up on it. */
+static int unasked(runner *run, const bc_check_ctx *ctx)
+{
+    return ctx->stopped == BC_SHRINK_UNRESPONSIVE && !interrupted(run) &&
+           atomic_load(&run->halted) == BC_RUN_COMPLETE;
+}
+
 /* ctx.stop of a check: whether its next question is still asked.  Not
  * after a signal, once the SUT was given up on, past --time, nor in a
  * cell that was cut: such a question could cost a whole timeout. */
@@ -652,6 +662,8 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         case_gen(run, cr->property, cr->rule, &g, &w->scratch);
         ctx.stopped = BC_SHRINK_MINIMAL;
         bc_check verdict = case_check(cr->property, &ctx, &w->scratch, detail, sizeof detail);
+        if (unasked(run, &ctx))
+            continue; /* no worker could be started for it: the next case tries again */
         if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
             break; /* the run stopped inside this check (an answer may be the interrupt's
                       doing, a question was not asked): it is not counted */
@@ -899,6 +911,8 @@ static int replay_corpus(runner *run, char *why, size_t cap)
                 continue;
             ctx.stopped = BC_SHRINK_MINIMAL;
             bc_check k = case_check(p, &ctx, &c, detail, sizeof detail);
+            if (unasked(run, &ctx))
+                continue;
             if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
                 break;
             res->corpus_replayed++;

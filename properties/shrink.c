@@ -443,7 +443,8 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
             continue;
         bc_check verdict = bc_property_check(property, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
-        if (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL)
+        if (ctx->stopped != BC_SHRINK_MINIMAL ||
+            (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL))
             break;
         if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
             (!ctx->takes || ctx->takes(ctx->hook, cand, NULL, cand_detail))) {

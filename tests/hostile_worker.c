@@ -28,6 +28,9 @@
  *                   "int64" declares)
  *   --refuse-empty  with --max-elements, also refuses an empty result whose
  *                   nonzero dims multiply past INT64_MAX (as Octave does)
+ *   --slow-restart FILE  the first start creates FILE and goes on; every
+ *                   later start (FILE exists) sleeps before its HELLO, as a
+ *                   library's import can on a loaded machine
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,7 +52,7 @@ typedef struct options {
     int wrong_rank;
     when wrong, never, spin, dbl, escape, huge, zero_pairs;
     long huge_mb;
-    const char *marker, *log;
+    const char *marker, *log, *slow_restart;
 } options;
 
 static int applies(when w, const bc_wire_question *q)
@@ -245,6 +248,9 @@ int main(int argc, char **argv)
             o.zero_pairs = (when){1, rule};
         } else if (strcmp(a, "--double") == 0) {
             o.dbl = (when){1, rule};
+        } else if (strcmp(a, "--slow-restart") == 0 && v) {
+            o.slow_restart = v;
+            i++;
         } else if (strcmp(a, "--escape") == 0) {
             o.escape = (when){1, rule};
             name = "hostile\x1b[2J\x1b]0;pwned\x07";
@@ -255,6 +261,13 @@ int main(int argc, char **argv)
     }
     if (o.spin.on && !o.marker)
         return 2;
+    if (o.slow_restart) {
+        int fd = open(o.slow_restart, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0)
+            for (;;)
+                pause(); /* a later start: never reaches its HELLO */
+        close(fd);
+    }
     static bc_wire_hello hello;
     hello.protocol = BC_WIRE_PROTOCOL_VERSION;
     snprintf(hello.name, sizeof hello.name, "%s", name);

@@ -593,6 +593,45 @@ static void test_dead_sut_ends_as_unresponsive(void **state)
     unlink(log);
 }
 
+/* A worker that fails a question (legitimately: it never answers numpy's)
+ * and then cannot be restarted in time.  The questions that found no
+ * worker were never asked: each used to fail as "no answer before its
+ * HELLO", charged to an innocent case.  Now they are skipped, and the
+ * streak of them ends the run as unresponsive, saying why (a streak long
+ * enough, and no shrink, so that other cells ask first). */
+static void test_failed_restart_blames_no_question(void **state)
+{
+    (void)state;
+    const char *report = at("restart.json"), *marker = at("restart.marker");
+    unlink(marker);
+    char worker[1024];
+    snprintf(worker, sizeof worker, "--on numpy --never --slow-restart %s", marker);
+    const char *args[] = {"run", "--sut", hostile(worker), "--rule", "none,numpy", "--time", "60",
+                          "--timeout-ms", "200", "--start-timeout-ms", "300", "--jobs", "1",
+                          "--unresponsive-after", "10", "--max-shrink-calls", "0", "--quiet",
+                          "--json", report, NULL};
+    bc_spawned r;
+    run_cli(&r, 1, args, NULL);
+    bc_spawned_free(&r);
+    json_t *j = load_report(report);
+    json_t *failures = json_object_get(j, "failures");
+    size_t i;
+    json_t *f;
+    json_array_foreach(failures, i, f) {
+        const char *detail = json_string_value(json_object_get(f, "detail"));
+        if (strstr(detail, "HELLO") || strstr(detail, "no worker"))
+            fail_msg("a question no worker was started for was judged: %s", detail);
+        if (!strstr(detail, "no answer within 200 ms while answering"))
+            fail_msg("an unexpected failure: %s", detail);
+    }
+    assert_int_equal(json_array_size(failures), 1);
+    assert_string_equal(json_string_value(json_object_get(j, "ended")), "sut-unresponsive");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "ended_detail")),
+                           "no worker could be started"));
+    json_decref(j);
+    unlink(marker);
+}
+
 /* ---- signals -------------------------------------------------------------------- */
 
 /* Waits (bounded, polling) for path to appear; returns its first number. */
@@ -728,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_flaky_failure_keeps_what_it_saw),
         cmocka_unit_test(test_time_bounds_a_dead_sut),
         cmocka_unit_test(test_dead_sut_ends_as_unresponsive),
+        cmocka_unit_test(test_failed_restart_blames_no_question),
         cmocka_unit_test(test_sigint_mid_run),
         cmocka_unit_test(test_sigterm_mid_run),
         cmocka_unit_test(test_sigkill_leaves_no_worker),

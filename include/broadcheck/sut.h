@@ -36,7 +36,11 @@ typedef enum bc_sut_fault {
     BC_SUT_FAULT_TIMEOUT,     /* no answer within the timeout */
     BC_SUT_FAULT_DIED,        /* the worker crashed, exited, or was killed for memory */
     BC_SUT_FAULT_PROTOCOL,    /* a malformed, oversized, unexpected or surplus frame */
-    BC_SUT_FAULT_INTERRUPTED  /* cut short by bc_sut_interrupt: not the SUT's doing */
+    BC_SUT_FAULT_INTERRUPTED, /* cut short by bc_sut_interrupt: not the SUT's doing */
+    BC_SUT_FAULT_NO_WORKER    /* never asked: no worker could be started for it (a start
+                                 timed out, died or spoke wrongly).  The SUT's fault, but
+                                 not this question's: the check is thrown away, and it
+                                 counts towards the SUT being unresponsive */
 } bc_sut_fault;
 
 typedef struct bc_sut_answer {

@@ -34,12 +34,18 @@ extern "C" {
 
 #define BC_SUT_DEFAULT_TIMEOUT_MS 2000
 #define BC_SUT_DEFAULT_MEMORY_MB 1024
+/* A worker's time from its start to its HELLO.  Generous: PyTorch's import
+ * alone took more than 10 s on a loaded 2-core machine. */
+#define BC_SUT_DEFAULT_START_TIMEOUT_MS 60000
 
 typedef struct bc_sut_options {
     int timeout_ms;          /* per question, from the request's write to its answer */
     int memory_mb;           /* the worker's memory limit (address space and resident) */
     const char *worker_path; /* broadcheck-worker for .so adapters; NULL: found as
                                 documented in docs/ISOLATION.md */
+    int start_timeout_ms;    /* a worker's time from its start to its HELLO (the first
+                                one's, and every restart's); <= 0: the default; never
+                                less than timeout_ms */
 } bc_sut_options;
 
 bc_sut_options bc_sut_options_default(void);
