@@ -524,8 +524,11 @@ static inline void run_block(const exec *x, int64_t n1, int64_t n0, char *const 
 
 /* The plan's blocks, the outer axes an odometer; `nops` a constant where
  * run_plan specialises it, so that the per-operand loops unroll. */
+enum { CARRY_OPS = 4 }; /* operands up to which the odometer uses carries */
+
 static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, char *const *base,
-                                                            const exec *x, const int nops)
+                                                            const exec *x, const int nops,
+                                                            const int batched)
 {
     const int R = pl->rank;
     int64_t s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
@@ -538,6 +541,19 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     }
     for (int k = 0; k < R - 2; k++)
         idx[k] = 0;
+    /* carry[k][j]: how far operand j moves when outer axis k steps and the
+     * outer axes after it wrap to 0, so a step is one add per operand.
+     * Computed modulo 2^64: the true value, a distance within the
+     * operand's memory, fits. */
+    int64_t carry[BC_MAX_RANK][CARRY_OPS];
+    if (nops <= CARRY_OPS) {
+        uint64_t back[CARRY_OPS] = {0};
+        for (int k = R - 3; k >= 0; k--)
+            for (int j = 0; j < nops; j++) {
+                carry[k][j] = (int64_t)((uint64_t)pl->strides[j][k] - back[j]);
+                back[j] += (uint64_t)pl->strides[j][k] * (uint64_t)(pl->dims[k] - 1);
+            }
+    }
     if (R >= 1)
         n0 = pl->dims[R - 1];
     if (R >= 2)
@@ -547,14 +563,14 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     char *dst = p[0];
     int64_t fill = 0, t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
     const int64_t block = n1 * n0 * x->size[0];
-    if (x->batched) {
+    if (batched) {
         memcpy(t1, s1, sizeof t1[0] * (size_t)nops);
         memcpy(t0, s0, sizeof t0[0] * (size_t)nops);
         t1[0] = n0 * x->size[0];
         t0[0] = x->size[0];
     }
     for (;;) {
-        if (x->batched) {
+        if (batched) {
             if (fill + block > (int64_t)sizeof x->buf->out.c) {
                 stream_bytes(dst, x->buf->out.c, (size_t)fill);
                 dst += fill;
@@ -570,6 +586,15 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
         }
         /* the odometer over the outer axes 0 .. R-3 */
         int k = R - 3;
+        if (nops <= CARRY_OPS) {
+            while (k >= 0 && ++idx[k] == pl->dims[k])
+                idx[k--] = 0;
+            if (k < 0)
+                break;
+            for (int j = 0; j < nops; j++)
+                p[j] += carry[k][j];
+            continue;
+        }
         for (; k >= 0; k--) {
             if (++idx[k] < pl->dims[k]) {
                 for (int j = 0; j < nops; j++)
@@ -583,7 +608,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
         if (k < 0)
             break;
     }
-    if (x->batched)
+    if (batched)
         stream_bytes(dst, x->buf->out.c, (size_t)fill);
 }
 
@@ -592,12 +617,14 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
  * large part of a call. */
 static void run_plan(const bc_plan *pl, char *const *base, const exec *x)
 {
-    if (pl->nops == 3)
-        walk_plan(pl, base, x, 3);
+    if (pl->nops == 3 && !x->batched)
+        walk_plan(pl, base, x, 3, 0);
+    else if (pl->nops == 3)
+        walk_plan(pl, base, x, 3, 1);
     else if (pl->nops == 2)
-        walk_plan(pl, base, x, 2);
+        walk_plan(pl, base, x, 2, x->batched);
     else
-        walk_plan(pl, base, x, pl->nops);
+        walk_plan(pl, base, x, pl->nops, x->batched);
 }
 
 /* The plan with the call's buffers on the stack (out of line: a direct
