@@ -88,7 +88,7 @@ enum { SMALL_CALLS = 200000, HUGE_MIN = 4 << 20, HUGE_ALIGN = 2 << 20, CACHED_FL
 void bc_bench_list(FILE *out)
 {
     for (int i = 0; i < NPATTERNS; i++)
-        fprintf(out, "%-17s %s + %s%s (float32, add): %s\n", patterns[i].name, patterns[i].a,
+        fprintf(out, "%-20s %s + %s%s (float32, add): %s\n", patterns[i].name, patterns[i].a,
                 patterns[i].b, patterns[i].transposed ? ", a transposed" : "",
                 patterns[i].what);
 }

@@ -348,6 +348,18 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
         src += head;
         bytes -= head;
     }
+    /* a cache line per iteration: the loop's own instructions were a third
+     * of rank 8's streaming cost at 16 bytes per iteration */
+    for (; bytes >= 64; bytes -= 64, dst += 64, src += 64) {
+        const __m128i *s = (const __m128i *)(const void *)src;
+        __m128i *d = (__m128i *)(void *)dst;
+        __m128i v0 = _mm_loadu_si128(s), v1 = _mm_loadu_si128(s + 1);
+        __m128i v2 = _mm_loadu_si128(s + 2), v3 = _mm_loadu_si128(s + 3);
+        _mm_stream_si128(d, v0);
+        _mm_stream_si128(d + 1, v1);
+        _mm_stream_si128(d + 2, v2);
+        _mm_stream_si128(d + 3, v3);
+    }
     for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
 #endif
