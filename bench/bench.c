@@ -51,24 +51,29 @@ typedef struct pattern {
     int transposed;    /* a is the transpose of a contiguous [d1,d0] matrix */
     int small;         /* report ns per call */
     const char *what;
+    int prepared;      /* small: the call prepared once (bc_eval_plan), run each time */
 } pattern;
 
 static const pattern patterns[] = {
-    {"same", "[4096,4096]", "[4096,4096]", 0, 0, "same shapes, read 2 write 1"},
-    {"row", "[4096,4096]", "[4096]", 0, 0, "b, a row, broadcast down the rows of a"},
-    {"row-first", "[1,4096]", "[4096,4096]", 0, 0, "a, a row, broadcast down the rows of b"},
-    {"column", "[4096,4096]", "[4096,1]", 0, 0, "b, a column, broadcast along the rows of a"},
-    {"scalar", "[4096,4096]", "[]", 0, 0, "a scalar, read 1 write 1"},
-    {"outer", "[4096,1]", "[1,4096]", 0, 0, "outer sum, write-only"},
+    {"same", "[4096,4096]", "[4096,4096]", 0, 0, "same shapes, read 2 write 1", 0},
+    {"row", "[4096,4096]", "[4096]", 0, 0, "b, a row, broadcast down the rows of a", 0},
+    {"row-first", "[1,4096]", "[4096,4096]", 0, 0, "a, a row, broadcast down the rows of b", 0},
+    {"column", "[4096,4096]", "[4096,1]", 0, 0, "b, a column, broadcast along the rows of a", 0},
+    {"scalar", "[4096,4096]", "[]", 0, 0, "a scalar, read 1 write 1", 0},
+    {"outer", "[4096,1]", "[1,4096]", 0, 0, "outer sum, write-only", 0},
     {"rank5-outer", "[64,1,64,1,64]", "[1,64,1,64,1]", 0, 0,
-     "alternating stretched axes, rank 5, write-only"},
+     "alternating stretched axes, rank 5, write-only", 0},
     {"rank8-write-only", "[8,1,8,1,8,1,8,1]", "[1,8,1,8,1,8,1,8]", 0, 0,
-     "alternating stretched axes, rank 8, write-only"},
+     "alternating stretched axes, rank 8, write-only", 0},
     {"rank8-read-write", "[8,8,8,8,8,8,8,8]", "[1,8,1,8,1,8,1,8]", 0, 0,
-     "rank 8, a full, b alternating: read 1 write 1"},
-    {"transposed", "[4096,4096]", "[4096,4096]", 1, 0, "a transposed view plus b"},
-    {"tiny", "[3,4]", "[4]", 0, 1, "12 elements: the per-call cost"},
-    {"rank5-small", "[2,1,3,1,4]", "[1,5,1,6,1]", 0, 1, "720 elements in rows of 4"},
+     "rank 8, a full, b alternating: read 1 write 1", 0},
+    {"transposed", "[4096,4096]", "[4096,4096]", 1, 0, "a transposed view plus b", 0},
+    {"tiny", "[3,4]", "[4]", 0, 1, "12 elements: the per-call cost", 0},
+    {"rank5-small", "[2,1,3,1,4]", "[1,5,1,6,1]", 0, 1, "720 elements in rows of 4", 0},
+    {"tiny-prepared", "[3,4]", "[4]", 0, 1,
+     "tiny, prepared once (bc_eval_plan_binary), then bc_eval_plan_run per call", 1},
+    {"rank5-small-prepared", "[2,1,3,1,4]", "[1,5,1,6,1]", 0, 1,
+     "rank5-small, prepared once, then bc_eval_plan_run per call", 1},
 };
 enum { NPATTERNS = sizeof patterns / sizeof patterns[0] };
 
@@ -83,7 +88,7 @@ enum { SMALL_CALLS = 200000, HUGE_MIN = 4 << 20, HUGE_ALIGN = 2 << 20, CACHED_FL
 void bc_bench_list(FILE *out)
 {
     for (int i = 0; i < NPATTERNS; i++)
-        fprintf(out, "%-17s %s + %s%s (float32, add): %s\n", patterns[i].name, patterns[i].a,
+        fprintf(out, "%-20s %s + %s%s (float32, add): %s\n", patterns[i].name, patterns[i].a,
                 patterns[i].b, patterns[i].transposed ? ", a transposed" : "",
                 patterns[i].what);
 }
@@ -324,6 +329,13 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
         fprintf(stderr, "broadcheck bench: %s: %s\n", pt->name, err.message);
         exit(2);
     }
+    bc_eval_plan *plan = NULL;
+    if (pt->prepared &&
+        bc_eval_plan_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, &plan, &err)) {
+        fprintf(stderr, "broadcheck bench: %s: %s\n", pt->name, err.message);
+        exit(2);
+    }
+    const void *ins[2] = {a, b};
     numpy_ask(np, "setup %s %s %s %d %d\n", pt->name, pt->a, pt->b, pt->transposed,
               pt->small ? SMALL_CALLS : 0);
     for (int r = 0; r < rounds; r++) {
@@ -332,8 +344,12 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
         /* engine */
         if (pt->small) {
             double t0 = cpu();
-            for (int c = 0; c < SMALL_CALLS; c++)
-                bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, NULL);
+            if (plan)
+                for (int c = 0; c < SMALL_CALLS; c++)
+                    bc_eval_plan_run(plan, o, ins, NULL);
+            else
+                for (int c = 0; c < SMALL_CALLS; c++)
+                    bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, NULL);
             res->v[M_ENGINE][r] = (cpu() - t0) / SMALL_CALLS * 1e9;
         } else {
             flush(flushbuf, fbytes);
@@ -361,6 +377,7 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
         }
     }
     numpy_ask(np, "free\n");
+    bc_eval_plan_free(plan);
     free(a);
     free(b);
     free(o);
@@ -558,7 +575,7 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
                 d[i].engine.median, d[i].best_limit.median, d[i].best_way, vl, npg, npr);
     }
     if (any_small)
-        fprintf(out, "\n%-17s %-38s %8s %9s %-15s\n", "pattern", "shapes", "ns/call",
+        fprintf(out, "\n%-20s %-35s %8s %9s %-15s\n", "pattern", "shapes", "ns/call",
                 "numpy ns", "vs numpy");
     for (int i = 0; i < NPATTERNS; i++) {
         if (!selected[i] || !patterns[i].small)
@@ -571,7 +588,7 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
             snprintf(npr, sizeof npr, "%.1fx (%.1f-%.1f)", d[i].vs_numpy.median,
                      d[i].vs_numpy.min, d[i].vs_numpy.max);
         }
-        fprintf(out, "%-17s %-38s %8.1f %9s %-15s\n", pt->name, shapes, d[i].engine.median, npg,
+        fprintf(out, "%-20s %-35s %8.1f %9s %-15s\n", pt->name, shapes, d[i].engine.median, npg,
                 npr);
     }
     return 0;

@@ -42,6 +42,17 @@ bc_error_kind bc_engine_fail(bc_error *err, bc_error_kind kind, bc_rule rule, in
 void bc_naive_run(const bc_job *job);
 void bc_fast_run(const bc_job *job);
 
+/* A prepared job (bc_eval_plan, tensor.h): the fast engine's plan and the
+ * decisions that depend on the views' layouts, not on their data.  Only
+ * for elementwise, select and broadcast jobs.  NULL when out of memory. */
+typedef struct bc_fast_prep bc_fast_prep;
+bc_fast_prep *bc_fast_prepare(const bc_job *job);
+/* Runs it on data[0] (the output) and data[1 + i] (input i), each laid out
+ * as the view it was prepared from; the front end has checked them.
+ * overlaps: 1 if the output's byte range meets an input's (in place, the
+ * only overlap the front end lets through), else 0. */
+void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps);
+
 /* ---- the fast engine's plan ----------------------------------------- */
 
 #define BC_PLAN_MAX_OPS (BC_MAX_OPERANDS + 1)

@@ -9,6 +9,7 @@
 #include "broadcheck/tensor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
@@ -61,16 +62,23 @@ static int has_shape(const bc_tensor *t, const bc_shape *s)
     return 1;
 }
 
-static int same_view(const bc_tensor *a, const bc_tensor *b)
+/* Same dtype, dims and strides (where they matter): the same view if
+ * also at the same address. */
+static int same_layout(const bc_tensor *a, const bc_tensor *b)
 {
-    if (a->dtype != b->dtype || a->rank != b->rank ||
-        (const char *)a->data + a->offset * (int64_t)bc_dtype_size(a->dtype) !=
-            (const char *)b->data + b->offset * (int64_t)bc_dtype_size(b->dtype))
+    if (a->dtype != b->dtype || a->rank != b->rank)
         return 0;
     for (int k = 0; k < a->rank; k++)
         if (a->dims[k] != b->dims[k] || (a->dims[k] > 1 && a->strides[k] != b->strides[k]))
             return 0;
     return 1;
+}
+
+static int same_view(const bc_tensor *a, const bc_tensor *b)
+{
+    return (const char *)a->data + a->offset * (int64_t)bc_dtype_size(a->dtype) ==
+               (const char *)b->data + b->offset * (int64_t)bc_dtype_size(b->dtype) &&
+           same_layout(a, b);
 }
 
 /* Byte range [*lo, *hi) a view touches; 0 if it touches nothing. */
@@ -190,12 +198,18 @@ static bc_error_kind openvino_explicit_values(bc_job *job, const bc_shape *in, b
     return BC_OK;
 }
 
-static bc_error_kind run(bc_evaluator ev, bc_job *job, bc_error *err)
+static bc_error_kind make_plan(bc_evaluator ev, const bc_job *job, bc_eval_plan **plan,
+                               bc_error *err);
+
+/* Runs the checked job, or with `plan`, stores it as a prepared call. */
+static bc_error_kind run(bc_evaluator ev, bc_job *job, bc_eval_plan **plan, bc_error *err)
 {
     bc_error_kind k = bc_shape_numel(&job->result, &job->numel);
     if (k)
         return bc_engine_fail(err, k, job->params.rule, -1, "the result's element count "
                               "passes INT64_MAX");
+    if (plan)
+        return make_plan(ev, job, plan, err);
     if (ev == BC_EVAL_NAIVE)
         bc_naive_run(job);
     else
@@ -221,7 +235,8 @@ static bc_error_kind check_evaluator(const bc_params *p, bc_evaluator ev, bc_err
 
 static bc_error_kind elementwise(bc_evaluator ev, bc_op op, const bc_params *p, int n,
                                  const bc_tensor *in, const bc_tensor *const *inp,
-                                 const bc_tensor *out, int nary, bc_error *err)
+                                 const bc_tensor *out, int nary, bc_eval_plan **plan,
+                                 bc_error *err)
 {
     bc_error_kind k;
     if ((k = check_evaluator(p, ev, err)))
@@ -272,20 +287,20 @@ static bc_error_kind elementwise(bc_evaluator ev, bc_op op, const bc_params *p, 
     if ((k = check_output(p, &job.result, bc_op_result_dtype(op, dt), out, n, in, inp, 1, err)))
         return k;
     job.out = out;
-    return run(ev, &job, err);
+    return run(ev, &job, plan, err);
 }
 
 bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p, const bc_tensor *a,
                              const bc_tensor *b, const bc_tensor *out, bc_error *err)
 {
     const bc_tensor *pair[2] = {a, b};
-    return elementwise(ev, op, p, 2, NULL, pair, out, 0, err);
+    return elementwise(ev, op, p, 2, NULL, pair, out, 0, NULL, err);
 }
 
 bc_error_kind bc_eval_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,
                            const bc_tensor *in, const bc_tensor *out, bc_error *err)
 {
-    return elementwise(ev, op, p, n, in, NULL, out, 1, err);
+    return elementwise(ev, op, p, n, in, NULL, out, 1, NULL, err);
 }
 
 /* ---- select ---------------------------------------------------------- */
@@ -324,7 +339,7 @@ bc_error_kind bc_eval_select(bc_evaluator ev, const bc_params *p, const bc_tenso
     if ((k = check_output(p, &job.result, a->dtype, out, 3, NULL, three, 1, err)))
         return k;
     job.out = out;
-    return run(ev, &job, err);
+    return run(ev, &job, NULL, err);
 }
 
 /* ---- broadcast ------------------------------------------------------- */
@@ -364,7 +379,7 @@ bc_error_kind bc_eval_broadcast(bc_evaluator ev, const bc_params *p, const bc_te
     if ((k = check_output(p, &job.result, in->dtype, out, 1, in, NULL, 1, err)))
         return k;
     job.out = out;
-    return run(ev, &job, err);
+    return run(ev, &job, NULL, err);
 }
 
 /* ---- sum to shape ---------------------------------------------------- */
@@ -420,5 +435,170 @@ bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
     if ((k = check_output(p, &shapes[operand], grad->dtype, out, 1, grad, NULL, 0, err)))
         return k;
     job.out = out;
-    return run(ev, &job, err);
+    return run(ev, &job, NULL, err);
+}
+
+/* ---- prepared calls ---------------------------------------------------- */
+
+/* Operand j: 0 the output, 1 + i input i (the fast plan's order). */
+struct bc_eval_plan {
+    bc_evaluator ev;
+    int nin;
+    bc_job job;            /* as checked; in[] and out point at the copies below */
+    bc_fast_prep *fast;    /* BC_EVAL_FAST */
+    int64_t size[BC_PLAN_MAX_OPS];
+    int64_t elements[BC_PLAN_MAX_OPS]; /* of each view: its data is checked if > 0 */
+    int64_t lo[BC_PLAN_MAX_OPS], hi[BC_PLAN_MAX_OPS]; /* bytes from data it reaches */
+    int64_t first[BC_PLAN_MAX_OPS]; /* bytes from data to its element 0 (offset) */
+    unsigned char in_place_layout[BC_PLAN_MAX_OPS]; /* input laid out as the output */
+    bc_shape *shapes;      /* [nin] */
+    bc_tensor views[];     /* [1 + nin]: the output, then the inputs */
+};
+
+static bc_error_kind make_plan(bc_evaluator ev, const bc_job *job, bc_eval_plan **plan,
+                               bc_error *err)
+{
+    const int nin = job->nin, nops = nin + 1;
+    size_t bytes = sizeof(bc_eval_plan) + sizeof(bc_tensor) * (size_t)nops;
+    bc_eval_plan *pl = malloc(bytes + sizeof(bc_shape) * (size_t)job->nshapes);
+    if (!pl)
+        return bc_engine_fail(err, BC_ERR_BAD_PARAMS, job->params.rule, -1,
+                              "out of memory for a plan of %d operands", nops);
+    pl->ev = ev;
+    pl->nin = nin;
+    pl->job = *job;
+    pl->shapes = (bc_shape *)(void *)((char *)pl + bytes);
+    memcpy(pl->shapes, job->shapes, sizeof(bc_shape) * (size_t)job->nshapes);
+    pl->job.shapes = pl->shapes;
+    pl->views[0] = *job->out;
+    pl->job.out = &pl->views[0];
+    for (int i = 0; i < nin; i++) {
+        pl->views[1 + i] = *job->in[i];
+        pl->job.in[i] = &pl->views[1 + i];
+    }
+    for (int j = 0; j < nops; j++) {
+        const bc_tensor *t = &pl->views[j];
+        int64_t l = 0, h = 0, size = (int64_t)bc_dtype_size(t->dtype);
+        bc_tensor_check(t, &pl->elements[j], NULL); /* checked: only the count */
+        bc_tensor_extent(t, &l, &h);
+        pl->size[j] = size;
+        pl->lo[j] = l * size; /* fit: bc_tensor_check */
+        pl->hi[j] = h * size + size;
+        pl->first[j] = t->offset * size;
+        pl->in_place_layout[j] = j > 0 && same_layout(t, &pl->views[0]);
+    }
+    pl->fast = NULL;
+    if (ev == BC_EVAL_FAST && !(pl->fast = bc_fast_prepare(&pl->job))) {
+        free(pl);
+        return bc_engine_fail(err, BC_ERR_BAD_PARAMS, job->params.rule, -1,
+                              "out of memory for a plan of %d operands", nops);
+    }
+    *plan = pl;
+    return BC_OK;
+}
+
+bc_error_kind bc_eval_plan_binary(bc_evaluator ev, bc_op op, const bc_params *p,
+                                  const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
+                                  bc_eval_plan **plan, bc_error *err)
+{
+    const bc_tensor *pair[2] = {a, b};
+    *plan = NULL;
+    return elementwise(ev, op, p, 2, NULL, pair, out, 0, plan, err);
+}
+
+bc_error_kind bc_eval_plan_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,
+                                const bc_tensor *in, const bc_tensor *out, bc_eval_plan **plan,
+                                bc_error *err)
+{
+    *plan = NULL;
+    return elementwise(ev, op, p, n, in, NULL, out, 1, plan, err);
+}
+
+int bc_eval_plan_inputs(const bc_eval_plan *plan)
+{
+    return plan->nin;
+}
+
+void bc_eval_plan_free(bc_eval_plan *plan)
+{
+    if (!plan)
+        return;
+    free(plan->fast);
+    free(plan);
+}
+
+/* The checks of the front end that depend on the addresses, in its order
+ * (inputs, output, then aliasing), with its messages. */
+static bc_error_kind check_addresses(const bc_eval_plan *pl, char *const *data, int *overlaps,
+                                     bc_error *err)
+{
+    *overlaps = 0;
+    const bc_rule rule = pl->job.params.rule;
+    for (int n = 1; n <= pl->nin + 1; n++) {
+        const int j = n <= pl->nin ? n : 0; /* the inputs first */
+        if (pl->elements[j] == 0)
+            continue;
+        const char *what = j ? "input" : "output";
+        if (!data[j])
+            return bc_engine_fail(err, BC_ERR_BAD_PARAMS, rule, j - 1,
+                                  "%s: the view has %lld elements but no data", what,
+                                  (long long)pl->elements[j]);
+        if ((uintptr_t)data[j] % (uintptr_t)pl->size[j])
+            return bc_engine_fail(err, BC_ERR_BAD_PARAMS, rule, j - 1,
+                                  "%s: data is not aligned to its %lld-byte elements", what,
+                                  (long long)pl->size[j]);
+    }
+    if (pl->elements[0] == 0)
+        return BC_OK;
+    const uintptr_t o = (uintptr_t)data[0], olo = o + (uintptr_t)pl->lo[0],
+                    ohi = o + (uintptr_t)pl->hi[0];
+    for (int j = 1; j <= pl->nin; j++) {
+        const uintptr_t d = (uintptr_t)data[j];
+        if (pl->elements[j] == 0 || d + (uintptr_t)pl->hi[j] <= olo ||
+            ohi <= d + (uintptr_t)pl->lo[j])
+            continue;
+        *overlaps = 1;
+        if (pl->in_place_layout[j] &&
+            d + (uintptr_t)pl->first[j] == o + (uintptr_t)pl->first[0])
+            continue;
+        return bc_engine_fail(err, BC_ERR_BAD_PARAMS, rule, j - 1,
+                              "the output overlaps input %d without being the same view; only "
+                              "an output identical to an input (same address, dtype, shape "
+                              "and strides) may share its memory", j - 1);
+    }
+    return BC_OK;
+}
+
+bc_error_kind bc_eval_plan_run(const bc_eval_plan *pl, void *out, const void *const *in,
+                               bc_error *err)
+{
+    char *data[BC_PLAN_MAX_OPS];
+    data[0] = out;
+    for (int i = 0; i < pl->nin; i++)
+        data[1 + i] = (char *)(uintptr_t)in[i];
+    int overlaps;
+    bc_error_kind k = check_addresses(pl, data, &overlaps, err);
+    if (k)
+        return k;
+    if (pl->fast) {
+        bc_fast_exec(pl->fast, data, overlaps);
+        return BC_OK;
+    }
+    /* the oracle walks the views themselves: copies with the new data */
+    const int nops = pl->nin + 1;
+    bc_tensor *views = malloc(sizeof *views * (size_t)nops);
+    if (!views)
+        return bc_engine_fail(err, BC_ERR_BAD_PARAMS, pl->job.params.rule, -1,
+                              "out of memory for %d views", nops);
+    bc_job job = pl->job;
+    for (int j = 0; j < nops; j++) {
+        views[j] = pl->views[j];
+        views[j].data = data[j];
+    }
+    job.out = &views[0];
+    for (int i = 0; i < pl->nin; i++)
+        job.in[i] = &views[1 + i];
+    bc_naive_run(&job);
+    free(views);
+    return BC_OK;
 }

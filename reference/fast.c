@@ -348,6 +348,18 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
         src += head;
         bytes -= head;
     }
+    /* a cache line per iteration: the loop's own instructions were a third
+     * of rank 8's streaming cost at 16 bytes per iteration */
+    for (; bytes >= 64; bytes -= 64, dst += 64, src += 64) {
+        const __m128i *s = (const __m128i *)(const void *)src;
+        __m128i *d = (__m128i *)(void *)dst;
+        __m128i v0 = _mm_loadu_si128(s), v1 = _mm_loadu_si128(s + 1);
+        __m128i v2 = _mm_loadu_si128(s + 2), v3 = _mm_loadu_si128(s + 3);
+        _mm_stream_si128(d, v0);
+        _mm_stream_si128(d + 1, v1);
+        _mm_stream_si128(d + 2, v2);
+        _mm_stream_si128(d + 3, v3);
+    }
     for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
 #endif
@@ -423,12 +435,13 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
 
 /* ---- the driver -------------------------------------------------------- */
 
-/* How a call walks its blocks (set once per call by bc_fast_run). */
+/* How a call walks its blocks (set once per plan: bc_fast_run's, or a
+ * prepared call's, bc_fast_prepare). */
 typedef struct exec {
     kernel_fn fn;
     const void *aux;
     int nops;
-    int64_t size[BC_PLAN_MAX_OPS];
+    const int64_t *size; /* [nops] element sizes */
     int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
     unsigned gathered;/* bit j: input j is transposed and gathered per tile */
     struct buffers *buf; /* with route or gathered: the call's buffers */
@@ -521,19 +534,38 @@ static inline void run_block(const exec *x, int64_t n1, int64_t n0, char *const 
         run_pieces(x, n1, n0, p, s1, s0);
 }
 
-static void run_plan(const bc_plan *pl, const exec *x)
+/* The plan's blocks, the outer axes an odometer; `nops` a constant where
+ * run_plan specialises it, so that the per-operand loops unroll. */
+enum { CARRY_OPS = 4 }; /* operands up to which the odometer uses carries */
+
+static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, char *const *base,
+                                                            const exec *x, const int nops,
+                                                            const int batched)
 {
-    const int R = pl->rank, nops = pl->nops;
+    const int R = pl->rank;
     int64_t s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
     char *p[BC_PLAN_MAX_OPS];
     int64_t n1 = 1, n0 = 1;
     for (int j = 0; j < nops; j++) {
-        p[j] = pl->base[j];
+        p[j] = base[j];
         s0[j] = R >= 1 ? pl->strides[j][R - 1] : 0;
         s1[j] = R >= 2 ? pl->strides[j][R - 2] : 0;
     }
     for (int k = 0; k < R - 2; k++)
         idx[k] = 0;
+    /* carry[k][j]: how far operand j moves when outer axis k steps and the
+     * outer axes after it wrap to 0, so a step is one add per operand.
+     * Computed modulo 2^64: the true value, a distance within the
+     * operand's memory, fits. */
+    int64_t carry[BC_MAX_RANK][CARRY_OPS];
+    if (nops <= CARRY_OPS) {
+        uint64_t back[CARRY_OPS] = {0};
+        for (int k = R - 3; k >= 0; k--)
+            for (int j = 0; j < nops; j++) {
+                carry[k][j] = (int64_t)((uint64_t)pl->strides[j][k] - back[j]);
+                back[j] += (uint64_t)pl->strides[j][k] * (uint64_t)(pl->dims[k] - 1);
+            }
+    }
     if (R >= 1)
         n0 = pl->dims[R - 1];
     if (R >= 2)
@@ -543,14 +575,14 @@ static void run_plan(const bc_plan *pl, const exec *x)
     char *dst = p[0];
     int64_t fill = 0, t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
     const int64_t block = n1 * n0 * x->size[0];
-    if (x->batched) {
+    if (batched) {
         memcpy(t1, s1, sizeof t1[0] * (size_t)nops);
         memcpy(t0, s0, sizeof t0[0] * (size_t)nops);
         t1[0] = n0 * x->size[0];
         t0[0] = x->size[0];
     }
     for (;;) {
-        if (x->batched) {
+        if (batched) {
             if (fill + block > (int64_t)sizeof x->buf->out.c) {
                 stream_bytes(dst, x->buf->out.c, (size_t)fill);
                 dst += fill;
@@ -566,6 +598,15 @@ static void run_plan(const bc_plan *pl, const exec *x)
         }
         /* the odometer over the outer axes 0 .. R-3 */
         int k = R - 3;
+        if (nops <= CARRY_OPS) {
+            while (k >= 0 && ++idx[k] == pl->dims[k])
+                idx[k--] = 0;
+            if (k < 0)
+                break;
+            for (int j = 0; j < nops; j++)
+                p[j] += carry[k][j];
+            continue;
+        }
         for (; k >= 0; k--) {
             if (++idx[k] < pl->dims[k]) {
                 for (int j = 0; j < nops; j++)
@@ -579,22 +620,38 @@ static void run_plan(const bc_plan *pl, const exec *x)
         if (k < 0)
             break;
     }
-    if (x->batched)
+    if (batched)
         stream_bytes(dst, x->buf->out.c, (size_t)fill);
+}
+
+/* Binary ops (3 operands) and copies (2) get their own walk: short blocks
+ * (rank 5's 6 x 4, rank 8's 8 x 8) make the odometer's per-operand loops a
+ * large part of a call. */
+static void run_plan(const bc_plan *pl, char *const *base, const exec *x)
+{
+    if (pl->nops == 3 && !x->batched)
+        walk_plan(pl, base, x, 3, 0);
+    else if (pl->nops == 3)
+        walk_plan(pl, base, x, 3, 1);
+    else if (pl->nops == 2)
+        walk_plan(pl, base, x, 2, x->batched);
+    else
+        walk_plan(pl, base, x, pl->nops, x->batched);
 }
 
 /* The plan with the call's buffers on the stack (out of line: a direct
  * call does not set up, or probe page by page under
  * -fstack-clash-protection, their 64 KiB). */
-static __attribute__((noinline)) void run_routed(const bc_plan *pl, exec *x)
+static __attribute__((noinline)) void run_routed(const bc_plan *pl, char *const *base, exec *x)
 {
     buffers bufs;
     x->buf = &bufs;
-    run_plan(pl, x);
+    run_plan(pl, base, x);
 }
 
-/* Byte range [*lo, *hi) operand j of the plan reaches. */
-static void plan_range(const bc_plan *pl, int j, int64_t size, uintptr_t *lo, uintptr_t *hi)
+/* Byte range [*lo, *hi) operand j of the plan reaches from base. */
+static void plan_range(const bc_plan *pl, const char *base, int j, int64_t size, uintptr_t *lo,
+                       uintptr_t *hi)
 {
     int64_t l = 0, h = 0;
     for (int r = 0; r < pl->rank; r++) {
@@ -604,18 +661,18 @@ static void plan_range(const bc_plan *pl, int j, int64_t size, uintptr_t *lo, ui
         else
             h += span;
     }
-    *lo = (uintptr_t)pl->base[j] + (uintptr_t)l;
-    *hi = (uintptr_t)pl->base[j] + (uintptr_t)(h + size);
+    *lo = (uintptr_t)base + (uintptr_t)l;
+    *hi = (uintptr_t)base + (uintptr_t)(h + size);
 }
 
 /* 1 if the output shares memory with an input: in place (the front end
  * allows no other overlap).  Checked once per call. */
-static int output_overlaps(const bc_plan *pl, const int64_t *size)
+static int output_overlaps(const bc_plan *pl, char *const *base, const int64_t *size)
 {
     uintptr_t olo, ohi, lo, hi;
-    plan_range(pl, 0, size[0], &olo, &ohi);
+    plan_range(pl, base[0], 0, size[0], &olo, &ohi);
     for (int j = 1; j < pl->nops; j++) {
-        plan_range(pl, j, size[j], &lo, &hi);
+        plan_range(pl, base[j], j, size[j], &lo, &hi);
         if (lo < ohi && olo < hi)
             return 1;
     }
@@ -664,42 +721,57 @@ static int64_t nt_min_bytes(void)
     return llc;
 }
 
-/* Runs the plan with kernel fn: routes the output through the buffer when
- * it is an input or large enough to stream, gathers transposed inputs when
- * `tiles`. */
-static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const int64_t *size,
-                       int64_t out_bytes, int tiles)
+/* The decisions of a call that depend on the layouts alone: routes the
+ * output through the buffer when it is large enough to stream, gathers
+ * transposed inputs when `tiles`.  Whether the output is an input (in
+ * place) depends on the addresses: run_exec decides it per call. */
+static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, const void *aux,
+                       const int64_t *size, int64_t out_bytes, int tiles)
 {
-    exec x; /* not zero-filled: size[] has room for 65 operands, a tiny call uses 3 */
-    x.fn = fn;
-    x.aux = aux;
-    x.nops = pl->nops;
-    x.route = ROUTE_DIRECT;
-    x.gathered = 0;
-    x.buf = NULL;
-    x.batched = 0;
-    for (int j = 0; j < pl->nops; j++)
-        x.size[j] = size[j];
+    x->fn = fn;
+    x->aux = aux;
+    x->nops = pl->nops;
+    x->size = size;
+    x->route = ROUTE_DIRECT;
+    x->gathered = 0;
+    x->buf = NULL;
+    x->batched = 0;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
-        x.gathered = transposed_inputs(pl, size);
-        if (x.gathered && __builtin_popcount(x.gathered) > MAX_GATHERED)
-            x.gathered = 0;
+        x->gathered = transposed_inputs(pl, size);
+        if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
+            x->gathered = 0;
     }
     const int contiguous_out = pl->rank >= 1 && pl->strides[0][pl->rank - 1] == size[0];
-    if (output_overlaps(pl, size))
-        x.route = ROUTE_COPY;
     if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
-        x.route = ROUTE_STREAM;
-        x.batched = !x.gathered && in_memory_order(pl, size[0]);
+        x->route = ROUTE_STREAM;
+        x->batched = !x->gathered && in_memory_order(pl, size[0]);
     }
+}
+
+/* Runs the plan from `base` (operand j's first element), routing the
+ * output through the buffer when it shares memory with an input
+ * (`overlaps`: 1 or 0 if the caller knows, -1 to find out). */
+static void run_exec(const bc_plan *pl, char *const *base, const exec *x0, int overlaps)
+{
+    exec x = *x0;
+    if (x.route == ROUTE_DIRECT && (overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps))
+        x.route = ROUTE_COPY;
     if (x.route == ROUTE_DIRECT && !x.gathered)
-        run_plan(pl, &x);
+        run_plan(pl, base, &x);
     else
-        run_routed(pl, &x);
+        run_routed(pl, base, &x);
 #ifdef __SSE2__
     if (x.route == ROUTE_STREAM)
         _mm_sfence(); /* streamed lines reach memory before anyone reads the output */
 #endif
+}
+
+static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const int64_t *size,
+                       int64_t out_bytes, int tiles)
+{
+    exec x;
+    setup_exec(&x, pl, fn, aux, size, out_bytes, tiles);
+    run_exec(pl, pl->base, &x, -1);
 }
 
 /* Fills every element of `out` with the bytes at `value`. */
@@ -720,6 +792,60 @@ static void fill(const bc_tensor *out, const char *value)
     bc_plan_finish(&pl, 1);
     /* sum-to-shape's starting values: read back at once, never streamed */
     run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, 0, 0);
+}
+
+/* A plan, its kernel and the decisions that depend on the layouts alone:
+ * what bc_fast_run computes per call and a prepared call keeps. */
+struct bc_fast_prep {
+    exec x;
+    nary_aux nary;
+    int empty; /* a size-0 result: reads and writes nothing */
+    int direct; /* one block, no buffers: the kernel is called straight */
+    int64_t n1, n0, s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS]; /* with direct: the block */
+    int64_t size[BC_PLAN_MAX_OPS];
+    intptr_t rel[BC_PLAN_MAX_OPS]; /* prepared: plan base minus the view's data, bytes */
+    bc_plan pl;
+};
+
+/* The plan of an elementwise, select or broadcast job (not a sum). */
+static void prepare(const bc_job *job, bc_fast_prep *fp)
+{
+    bc_plan *pl = &fp->pl;
+    int64_t frame[BC_MAX_RANK], *size = fp->size;
+    const int R = job->result.rank;
+    fp->empty = job->numel == 0; /* a size-0 output reads nothing */
+    fp->direct = 0;
+    if (fp->empty)
+        return;
+    bc_plan_begin(pl, &job->result);
+    bc_plan_add(pl, job->out, job->out->strides);
+    size[0] = (int64_t)bc_dtype_size(job->out->dtype);
+    for (int i = 0; i < job->nin; i++) {
+        bc_plan_frame(&job->params, job->shapes, job->operand[i], job->in[i], R, frame);
+        bc_plan_add(pl, job->in[i], frame);
+        size[i + 1] = (int64_t)bc_dtype_size(job->in[i]->dtype);
+    }
+    bc_plan_finish(pl, 1);
+    const int64_t out_bytes = job->numel * size[0]; /* the front end checked it fits */
+
+    switch (job->kind) {
+    case BC_JOB_ELEMENTWISE:
+        if (job->nin == 1) {
+            setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+        } else if (job->nin == 2) {
+            setup_exec(&fp->x, pl, binary_kernels[job->dtype][job->op], NULL, size, out_bytes, 1);
+        } else {
+            fp->nary = (nary_aux){binary_rows[job->dtype][job->op], (size_t)size[1], job->nin};
+            setup_exec(&fp->x, pl, nary_kernel, &fp->nary, size, out_bytes, 0);
+        }
+        return;
+    case BC_JOB_SELECT:
+        setup_exec(&fp->x, pl, select_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+        return;
+    default: /* BC_JOB_BROADCAST */
+        setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+        return;
+    }
 }
 
 void bc_fast_run(const bc_job *job)
@@ -746,40 +872,51 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {sum_kernels[job->dtype], NULL, 2, {size[0], size[1]}, ROUTE_DIRECT, 0, NULL, 0};
-        run_plan(&pl, &x);
+        exec x = {sum_kernels[job->dtype], NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0};
+        run_plan(&pl, pl.base, &x);
         return;
     }
-    if (job->numel == 0)
-        return; /* a size-0 output reads nothing */
+    bc_fast_prep fp;
+    prepare(job, &fp);
+    if (!fp.empty)
+        run_exec(&fp.pl, fp.pl.base, &fp.x, -1);
+}
 
-    bc_plan_begin(&pl, &job->result);
-    bc_plan_add(&pl, out, out->strides);
-    size[0] = (int64_t)bc_dtype_size(out->dtype);
-    for (int i = 0; i < job->nin; i++) {
-        bc_plan_frame(&job->params, job->shapes, job->operand[i], job->in[i], R, frame);
-        bc_plan_add(&pl, job->in[i], frame);
-        size[i + 1] = (int64_t)bc_dtype_size(job->in[i]->dtype);
-    }
-    bc_plan_finish(&pl, 1);
-    const int64_t out_bytes = job->numel * size[0]; /* the front end checked it fits */
-
-    switch (job->kind) {
-    case BC_JOB_ELEMENTWISE:
-        if (job->nin == 1) {
-            run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
-        } else if (job->nin == 2) {
-            run_kernel(&pl, binary_kernels[job->dtype][job->op], NULL, size, out_bytes, 1);
-        } else {
-            nary_aux aux = {binary_rows[job->dtype][job->op], (size_t)size[1], job->nin};
-            run_kernel(&pl, nary_kernel, &aux, size, out_bytes, 0);
+bc_fast_prep *bc_fast_prepare(const bc_job *job)
+{
+    bc_fast_prep *fp = malloc(sizeof *fp);
+    if (!fp)
+        return NULL;
+    prepare(job, fp);
+    const bc_plan *pl = &fp->pl;
+    const int R = pl->rank;
+    fp->direct = !fp->empty && R <= 2 && fp->x.route == ROUTE_DIRECT && !fp->x.gathered;
+    if (fp->direct) {
+        fp->n0 = R >= 1 ? pl->dims[R - 1] : 1;
+        fp->n1 = R >= 2 ? pl->dims[R - 2] : 1;
+        for (int j = 0; j < pl->nops; j++) {
+            fp->s0[j] = R >= 1 ? pl->strides[j][R - 1] : 0;
+            fp->s1[j] = R >= 2 ? pl->strides[j][R - 2] : 0;
         }
-        return;
-    case BC_JOB_SELECT:
-        run_kernel(&pl, select_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
-        return;
-    default: /* BC_JOB_BROADCAST */
-        run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
-        return;
     }
+    /* each operand's first element as a distance from its view's data, so
+     * that the plan runs on other memory laid out alike */
+    for (int j = 0; !fp->empty && j < fp->pl.nops; j++) {
+        const bc_tensor *t = j ? job->in[j - 1] : job->out;
+        fp->rel[j] = (intptr_t)((uintptr_t)fp->pl.base[j] - (uintptr_t)t->data);
+    }
+    return fp;
+}
+
+void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps)
+{
+    if (fp->empty)
+        return;
+    char *base[BC_PLAN_MAX_OPS];
+    for (int j = 0; j < fp->pl.nops; j++)
+        base[j] = (char *)((uintptr_t)data[j] + (uintptr_t)fp->rel[j]);
+    if (fp->direct && !overlaps)
+        fp->x.fn(fp->n1, fp->n0, base, fp->s1, fp->s0, fp->x.aux);
+    else
+        run_exec(&fp->pl, base, &fp->x, overlaps);
 }

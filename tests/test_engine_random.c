@@ -514,11 +514,57 @@ static int has_zero_dim(const bc_shape *s)
     return 0;
 }
 
+/* A prepared call (bc_eval_plan) of a binary or n-ary case, made on the
+ * views at `made_on` and run on `bufs`: laid out alike, other memory. */
+static bc_error_kind run_plan(const tcase *c, bc_evaluator ev, char **made_on, char **bufs,
+                              bc_error *err)
+{
+    bc_tensor t[MAX_T];
+    for (int i = 0; i < c->nt; i++) {
+        t[i] = c->t[i];
+        t[i].data = made_on[c->buf_of[i]];
+    }
+    const bc_tensor *out = &t[c->nt - 1];
+    bc_eval_plan *plan;
+    bc_error_kind k = c->kind == KIND_BINARY
+                          ? bc_eval_plan_binary(ev, c->op, &c->p, &t[0], &t[1], out, &plan, err)
+                          : bc_eval_plan_nary(ev, c->op, &c->p, c->nt - 1, t, out, &plan, err);
+    if (k)
+        return k;
+    const void *in[MAX_T];
+    for (int i = 0; i + 1 < c->nt; i++)
+        in[i] = bufs[c->buf_of[i]];
+    k = bc_eval_plan_run(plan, bufs[c->buf_of[c->nt - 1]], in, err);
+    bc_eval_plan_free(plan);
+    return k;
+}
+
+/* Fails, naming the first differing byte, unless every buffer of x and y
+ * is identical (values, NaN bits, padding). */
+static void same_buffers(const tcase *c, const int *layouts, long index, int stream, char **x,
+                         char **y, const char *xname, const char *yname)
+{
+    for (int b = 0; b < c->nbuf; b++) {
+        if (memcmp(x[b], y[b], c->buf_bytes[b]) == 0)
+            continue;
+        size_t off = 0;
+        while (x[b][off] == y[b][off])
+            off++;
+        describe(c, layouts, index, stream);
+        fail_msg("seed 0x%llx case %ld: %s differs from %s in buffer %d at byte %zu "
+                 "(%s %02x, %s %02x)\n  rerun: BROADCHECK_RANDOM_SEED=0x%llx "
+                 "BROADCHECK_RANDOM_ONLY=%ld",
+                 (unsigned long long)g_seed, index, yname, xname, b, off, xname,
+                 (unsigned char)x[b][off], yname, (unsigned char)y[b][off],
+                 (unsigned long long)g_seed, index);
+    }
+}
+
 static void test_fast_equals_naive(void **state)
 {
     (void)state;
     long checked = 0, skipped = 0, per_kind[KIND_COUNT] = {0}, size0 = 0, high_rank = 0,
-         in_place = 0, streamed = 0;
+         in_place = 0, streamed = 0, planned = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long first = g_only >= 0 ? g_only : 0, last = g_only >= 0 ? g_only + 1 : g_cases;
@@ -531,10 +577,12 @@ static void test_fast_equals_naive(void **state)
             last += g_only < 0; /* keep the count of checked cases */
             continue;
         }
-        char *bufs[2][MAX_T];
+        /* bufs[2]: a prepared call's run (binary, n-ary), made on bufs[3] */
+        const int plan = c.kind == KIND_BINARY || c.kind == KIND_NARY;
+        char *bufs[4][MAX_T];
         for (int b = 0; b < c.nbuf; b++) {
-            bufs[0][b] = malloc(c.buf_bytes[b]);
-            bufs[1][b] = malloc(c.buf_bytes[b]);
+            for (int k = 0; k < 4; k++)
+                bufs[k][b] = malloc(c.buf_bytes[b]);
             /* every element of every buffer random, so reading the wrong place shows */
             size_t es = 8;
             for (int i = 0; i < c.nt; i++)
@@ -547,6 +595,8 @@ static void test_fast_equals_naive(void **state)
             for (size_t off = 0; off + es <= c.buf_bytes[b]; off += es)
                 random_value(t, bufs[0][b] + off);
             memcpy(bufs[1][b], bufs[0][b], c.buf_bytes[b]);
+            memcpy(bufs[2][b], bufs[0][b], c.buf_bytes[b]);
+            memset(bufs[3][b], 0, c.buf_bytes[b]);
         }
         bc_error e0, e1;
         /* Half the cases lower the fast engine's non-temporal threshold to 0
@@ -565,22 +615,27 @@ static void test_fast_equals_naive(void **state)
                      index, k0 ? e0.message : "ok", k1 ? e1.message : "ok",
                      (unsigned long long)g_seed, index);
         }
-        for (int b = 0; b < c.nbuf; b++) {
-            if (memcmp(bufs[0][b], bufs[1][b], c.buf_bytes[b]) == 0)
-                continue;
-            size_t off = 0;
-            while (bufs[0][b][off] == bufs[1][b][off])
-                off++;
+        /* the prepared call, by either evaluator, equals the fresh one */
+        bc_evaluator plan_ev = chance(80) ? BC_EVAL_FAST : BC_EVAL_NAIVE;
+        bc_error e2;
+        bc_error_kind k2 = plan ? run_plan(&c, plan_ev, bufs[3], bufs[2], &e2) : BC_OK;
+        if (k2 != BC_OK) {
             describe(&c, layouts, index, stream);
-            fail_msg("seed 0x%llx case %ld: fast differs from naive in buffer %d at byte %zu "
-                     "(naive %02x, fast %02x)\n  rerun: BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld",
-                     (unsigned long long)g_seed, index, b, off, (unsigned char)bufs[0][b][off],
-                     (unsigned char)bufs[1][b][off], (unsigned long long)g_seed, index);
+            fail_msg("seed 0x%llx case %ld: the prepared call (%s) refused: %s\n  rerun: "
+                     "BROADCHECK_RANDOM_SEED=0x%llx BROADCHECK_RANDOM_ONLY=%ld",
+                     (unsigned long long)g_seed, index, bc_evaluator_name(plan_ev), e2.message,
+                     (unsigned long long)g_seed, index);
         }
-        for (int b = 0; b < c.nbuf; b++) {
-            free(bufs[0][b]);
-            free(bufs[1][b]);
+        if (plan) {
+            char what[64];
+            snprintf(what, sizeof what, "the prepared call (%s)", bc_evaluator_name(plan_ev));
+            same_buffers(&c, layouts, index, stream, bufs[1], bufs[2], "fresh", what);
         }
+        same_buffers(&c, layouts, index, stream, bufs[0], bufs[1], "naive", "fast");
+        for (int b = 0; b < c.nbuf; b++)
+            for (int k = 0; k < 4; k++)
+                free(bufs[k][b]);
+        planned += plan;
         checked++;
         per_kind[c.kind]++;
         size0 += has_zero_dim(&c.result);
@@ -592,10 +647,112 @@ static void test_fast_equals_naive(void **state)
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     printf("fast == naive on %ld cases (seed 0x%llx, %.2f s): binary %ld, nary %ld, select %ld, "
            "broadcast %ld, sum-to-shape %ld; %ld with a size-0 result, %ld of rank >= 7, %ld in "
-           "place, %ld of 16 KiB or more with streaming on; %ld draws redrawn\n", checked,
+           "place, %ld of 16 KiB or more with streaming on, %ld also as prepared calls made on other "
+           "memory; %ld draws redrawn\n", checked,
            (unsigned long long)g_seed, secs, per_kind[KIND_BINARY], per_kind[KIND_NARY],
            per_kind[KIND_SELECT], per_kind[KIND_BROADCAST], per_kind[KIND_SUM], size0, high_rank,
-           in_place, streamed, skipped);
+           in_place, streamed, planned, skipped);
+}
+
+/* A prepared call checks what depends on the addresses on every run, as
+ * the one-shot call does: the same refusals, and the same results where it
+ * runs (in place, reversed and stride-0 views, size 0, rank 0), made once
+ * and run on several buffers. */
+static void test_plan_refusals(void **state)
+{
+    (void)state;
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    float made[16] = {0}, mem[4][32];
+    bc_shape s23 = {2, {2, 3}}, s3 = {1, {3}};
+    bc_tensor a = bc_tensor_contiguous(BC_FLOAT32, &s23, made);
+    bc_tensor b = bc_tensor_contiguous(BC_FLOAT32, &s3, made + 6);
+    bc_tensor out = bc_tensor_contiguous(BC_FLOAT32, &s23, made + 9);
+    /* a walks its rows backwards, b is one element read 3 times */
+    a.strides[0] = -3;
+    a.offset = 3;
+    b.strides[0] = 0;
+    bc_eval_plan *plan;
+    bc_error err;
+    for (int ev = 0; ev < BC_EVAL_COUNT; ev++) {
+        assert_int_equal(bc_eval_plan_binary((bc_evaluator)ev, BC_OP_SUB, &p, &a, &b, &out, &plan,
+                                             &err), BC_OK);
+        assert_int_equal(bc_eval_plan_inputs(plan), 2);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 32; i++)
+                mem[0][i] = mem[1][i] = (float)(i * 7 % 11) - 5.5f * (float)round;
+            /* distinct buffers; then in place, the output being a itself */
+            for (int inpl = 0; inpl < 2; inpl++) {
+                float *o0 = inpl ? mem[0] : mem[0] + 16, *o1 = inpl ? mem[1] : mem[1] + 16;
+                const void *in[2] = {mem[0], mem[0] + 8};
+                bc_tensor A = a, B = b, O = out;
+                A.data = mem[1];
+                B.data = mem[1] + 8;
+                O.data = o1;
+                O.strides[0] = inpl ? a.strides[0] : out.strides[0];
+                O.offset = inpl ? a.offset : 0;
+                if (inpl) { /* an in-place plan: made with out == a */
+                    bc_eval_plan *ip;
+                    bc_tensor I = a;
+                    assert_int_equal(bc_eval_plan_binary((bc_evaluator)ev, BC_OP_SUB, &p, &a,
+                                                         &b, &I, &ip, &err), BC_OK);
+                    assert_int_equal(bc_eval_plan_run(ip, o0, in, &err), BC_OK);
+                    bc_eval_plan_free(ip);
+                } else {
+                    assert_int_equal(bc_eval_plan_run(plan, o0, in, &err), BC_OK);
+                }
+                assert_int_equal(bc_eval_binary(BC_EVAL_NAIVE, BC_OP_SUB, &p, &A, &B, &O, &err),
+                                 BC_OK);
+                assert_memory_equal(mem[0], mem[1], sizeof mem[0]);
+            }
+        }
+        /* refusals, each also the one-shot call's */
+        const void *in[2] = {mem[0], mem[0] + 8};
+        float before[32];
+        memcpy(before, mem[0], sizeof before);
+        void *bad_out[] = {mem[0] + 1, mem[0] + 6, (char *)(mem[0] + 16) + 1, NULL};
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(bc_eval_plan_run(plan, bad_out[k], in, &err), BC_ERR_BAD_PARAMS);
+            bc_tensor A = a, B = b, O = out;
+            A.data = mem[0];
+            B.data = mem[0] + 8;
+            O.data = bad_out[k];
+            assert_int_equal(bc_eval_binary(BC_EVAL_FAST, BC_OP_SUB, &p, &A, &B, &O, &err),
+                             BC_ERR_BAD_PARAMS);
+        }
+        const void *bad_in[] = {mem[0], (char *)(mem[0] + 8) + 2};
+        assert_int_equal(bc_eval_plan_run(plan, mem[0] + 16, bad_in, &err), BC_ERR_BAD_PARAMS);
+        const void *null_in[] = {NULL, mem[0] + 8};
+        assert_int_equal(bc_eval_plan_run(plan, mem[0] + 16, null_in, &err), BC_ERR_BAD_PARAMS);
+        assert_memory_equal(before, mem[0], sizeof before); /* nothing written */
+        bc_eval_plan_free(plan);
+
+        /* size 0: no data anywhere; rank 0: one element */
+        bc_shape s03 = {2, {0, 3}}, s0 = {0, {0}};
+        bc_tensor z = bc_tensor_contiguous(BC_FLOAT32, &s03, NULL);
+        bc_tensor r = bc_tensor_contiguous(BC_FLOAT32, &s3, made);
+        assert_int_equal(bc_eval_plan_binary((bc_evaluator)ev, BC_OP_ADD, &p, &z, &r, &z, &plan,
+                                             &err), BC_OK);
+        const void *zin[2] = {NULL, mem[2]};
+        assert_int_equal(bc_eval_plan_run(plan, NULL, zin, &err), BC_OK);
+        zin[1] = NULL; /* r has elements: its data is needed, as in the one-shot call */
+        assert_int_equal(bc_eval_plan_run(plan, NULL, zin, &err), BC_ERR_BAD_PARAMS);
+        bc_eval_plan_free(plan);
+        bc_tensor x = bc_tensor_contiguous(BC_FLOAT32, &s0, made);
+        assert_int_equal(bc_eval_plan_binary((bc_evaluator)ev, BC_OP_MUL, &p, &x, &x, &x, &plan,
+                                             &err), BC_OK);
+        mem[2][0] = 3;
+        mem[2][1] = 5;
+        const void *xin[2] = {mem[2], mem[2] + 1};
+        assert_int_equal(bc_eval_plan_run(plan, mem[2] + 2, xin, &err), BC_OK);
+        assert_true(mem[2][2] == 15.0f);
+        bc_eval_plan_free(plan);
+    }
+    /* a call the one-shot path refuses makes no plan */
+    bc_shape s4 = {1, {4}};
+    bc_tensor w = bc_tensor_contiguous(BC_FLOAT32, &s4, made);
+    assert_int_equal(bc_eval_plan_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &a, &w, &out, &plan, &err),
+                     BC_ERR_DIM_MISMATCH);
+    assert_null(plan);
 }
 
 int main(int argc, char **argv)
@@ -613,6 +770,7 @@ int main(int argc, char **argv)
         g_seed = strtoull(argv[2], NULL, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_equals_naive),
+        cmocka_unit_test(test_plan_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -256,6 +256,40 @@ bc_error_kind bc_eval_sum_to_shape(bc_evaluator ev, const bc_params *p, int n,
                                    const bc_tensor *grad, const bc_tensor *out,
                                    bc_error *err);
 
+/* ---- prepared calls: check and plan once, run many times ---------------
+ *
+ * A bc_eval_plan is one bc_eval_binary or bc_eval_nary call with everything
+ * that depends on the views' layouts (dtypes, dims, strides, offsets) done
+ * once: the checks, the rule's result shape and the fast engine's plan.
+ * bc_eval_plan_run then computes the same call on other memory: each view
+ * as it was prepared with only its data pointer replaced.  Its result is
+ * bit for bit what the one-shot call on those views gives, and so is its
+ * refusal: the checks that depend on the addresses (data present and
+ * aligned when a view has elements; the output overlapping an input other
+ * than as that very view, in place) run on every call.
+ * A plan is immutable once made: it may be run from several threads at
+ * once (on outputs that do not overlap).  The environment
+ * (BROADCHECK_NT_MIN_BYTES) is read when the plan is made. */
+typedef struct bc_eval_plan bc_eval_plan;
+
+/* Checks the call as bc_eval_binary(ev, op, p, a, b, out) would and, if it
+ * is valid, stores a new plan in *plan (NULL otherwise).  BC_ERR_BAD_PARAMS
+ * also when out of memory.  The views' data pointers are checked here too. */
+bc_error_kind bc_eval_plan_binary(bc_evaluator ev, bc_op op, const bc_params *p,
+                                  const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
+                                  bc_eval_plan **plan, bc_error *err);
+/* The same for bc_eval_nary(ev, op, p, n, in, out). */
+bc_error_kind bc_eval_plan_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,
+                                const bc_tensor *in, const bc_tensor *out, bc_eval_plan **plan,
+                                bc_error *err);
+/* Runs the plan with out's data at `out` and input i's at in[i] (the n
+ * inputs in the order they were given: a, b for binary). */
+bc_error_kind bc_eval_plan_run(const bc_eval_plan *plan, void *out, const void *const *in,
+                               bc_error *err);
+/* The number of inputs the plan takes (2 for binary). */
+int bc_eval_plan_inputs(const bc_eval_plan *plan);
+void bc_eval_plan_free(bc_eval_plan *plan);
+
 #ifdef __cplusplus
 }
 #endif
