@@ -164,8 +164,9 @@ static void matmul_unknown_batch_times_one(const bc_sut *sut, const bc_params *p
     }
     for (int r = 0; r < R; r++) {
         const bc_pdim *x = at_axis(&batch[0], R, r), *y = at_axis(&batch[1], R, r);
-        if (x && y && ((is_unknown(x) && y->lo == 1 && y->hi == 1) ||
-                       (is_unknown(y) && x->lo == 1 && x->hi == 1)))
+        if (x && y &&
+            ((is_unknown(x) && y->lo == 1 && y->hi == 1) ||
+             (is_unknown(y) && x->lo == 1 && x->hi == 1)))
             a->shape.dims[r] = bc_pdim_static(1);
     }
 }

@@ -40,7 +40,7 @@ static int select_frame(const bc_params *p, int n)
                                                        : -1;
 }
 
-/* matmul's batch rank, and the rank of its result (-1: a rank unknown). */
+/* matmul's batch rank: the larger of the operands' ranks less their matrix axes. */
 static int matmul_batch_rank(const int *rank)
 {
     int ba = rank[0] >= 2 ? rank[0] - 2 : 0, bb = rank[1] >= 2 ? rank[1] - 2 : 0;
@@ -99,7 +99,7 @@ static int place_of(const bc_params *p, int n, const int *rank, int i, int k)
         if (k == rank[i] - 2 && i == 0)
             return batch; /* A's rows */
         if (k == rank[i] - 1 && i == 1)
-            return R - 2; /* B's columns */
+            return R - 2;                 /* B's columns */
         return batch - (rank[i] - 2) + k; /* a batch dim, right-aligned */
     }
     if (rank[i] < 0 || R < 0 ||
@@ -264,8 +264,9 @@ static void fill_unknown_ranks(const bc_pvector *c, conc *x)
             const bc_shape *o = &x->shapes[1 - i];
             int known = c->shapes[1 - i].rank >= 1;
             x->shapes[i].rank = 1;
-            x->shapes[i].dims[0] =
-                !known ? 1 : i == 1 ? o->dims[o->rank - 1] : o->dims[o->rank >= 2 ? o->rank - 2 : 0];
+            x->shapes[i].dims[0] = !known   ? 1
+                                   : i == 1 ? o->dims[o->rank - 1]
+                                            : o->dims[o->rank >= 2 ? o->rank - 2 : 0];
             continue;
         }
         int big =
@@ -396,7 +397,8 @@ static int repair(const bc_pvector *c, conc *x, int fixed)
             if (!set_axis(c, x, at, cand[j]))
                 continue;
             ask_reference(c, x);
-            fixed_now = x->kind == BC_OK || (x->kind == BC_ERR_DIM_MISMATCH && error_place(c, x) != at);
+            fixed_now =
+                x->kind == BC_OK || (x->kind == BC_ERR_DIM_MISMATCH && error_place(c, x) != at);
         }
         if (!fixed_now)
             return 0;
@@ -817,9 +819,8 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
 {
     bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
     /* the op-mode profiles (RULES.md §5.4 to §5.6, §8.4) take partial shapes too (§14.4) */
-    bc_gen_request req = {.rule = rule,
-                          .reject_percent = mode == BC_PMODE_STATIC ? 40 : 25,
-                          .opmodes_percent = 35};
+    bc_gen_request req = {
+        .rule = rule, .reject_percent = mode == BC_PMODE_STATIC ? 40 : 25, .opmodes_percent = 35};
     bc_gen_case(r, &req, &v);
     c->params = v.params;
     c->nshapes = v.nshapes;

@@ -295,8 +295,8 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, int a_op, const bc_psha
         return BC_OK;
     int len = pdpd_window(b, profile);
     if (axis + len > a->rank)
-        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, b_op, a_op, -1, axis + len, a->rank,
-                            "B's %d axes%s from axis %lld run past A's rank %d", len,
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, b_op, a_op, -1, axis + len,
+                            a->rank, "B's %d axes%s from axis %lld run past A's rank %d", len,
                             profile == BC_PROFILE_OPENVINO_DOC ? " (trailing dims that may be 1 "
                                                                  "dropped)"
                                                                : "",
@@ -406,12 +406,12 @@ static bc_error_kind ngraph_window(const bc_pshape *a, int a_op, const bc_pshape
     for (int i = 0; i < len; i++) {
         int64_t t = axis + i;
         if (t >= a->rank)
-            return bc_error_set(err, i == 0 && axis > a->rank ? BC_ERR_AXIS_OUT_OF_RANGE
-                                                              : BC_ERR_WINDOW_OUT_OF_RANGE,
-                                rule, b_op, a_op, -1, i == 0 && axis > a->rank ? axis : axis + len,
-                                a->rank,
-                                "operand %d's %d axes from axis %lld run past operand %d's rank %d",
-                                b_op, len, LL(axis), a_op, a->rank);
+            return bc_error_set(
+                err,
+                i == 0 && axis > a->rank ? BC_ERR_AXIS_OUT_OF_RANGE : BC_ERR_WINDOW_OUT_OF_RANGE,
+                rule, b_op, a_op, -1, i == 0 && axis > a->rank ? axis : axis + len, a->rank,
+                "operand %d's %d axes from axis %lld run past operand %d's rank %d", b_op, len,
+                LL(axis), a_op, a->rank);
         bc_pdim m;
         /* the last dim of the window is not 1 (else it would be dropped) */
         if (!merge_equal(&m, &b->dims[i], &a->dims[t]) || (i == len - 1 && is_1(&m)))
@@ -513,8 +513,7 @@ static bc_error_kind p_broadcast_openvino(const bc_pshape *a, const bc_pshape *b
  * mapped axis with `equal`, entries naming one target axis together (the
  * target dim as given is the result, R2). */
 static bc_error_kind p_explicit_ngraph(const bc_pshape *in, const bc_pshape *tg, int nmap,
-                                       const int64_t *map, names *nm, bc_pshape *out,
-                                       bc_error *err)
+                                       const int64_t *map, names *nm, bc_pshape *out, bc_error *err)
 {
     const bc_rule rule = BC_RULE_EXPLICIT;
     *out = *tg;
@@ -566,8 +565,7 @@ static bc_error_kind p_matmul(const bc_pshape *a, const bc_pshape *b, names *nm,
     const bc_pdim *ka = &a->dims[a->rank - 1], *kb = &b->dims[b->rank >= 2 ? b->rank - 2 : 0];
     bc_pdim unused;
     if (!merge_equal(&unused, ka, kb))
-        return dim_mismatch(rule, 1, 0, -1, kb, ka, "the contracted dims cannot be equal", nm,
-                            err);
+        return dim_mismatch(rule, 1, 0, -1, kb, ka, "the contracted dims cannot be equal", nm, err);
     bc_pshape batch[2], r;
     for (int i = 0; i < 2; i++) {
         batch[i].rank = s[i]->rank >= 2 ? s[i]->rank - 2 : 0;
@@ -740,13 +738,12 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
         k = p_onto(BC_RULE_BROADCAST_TO, &s[1], 1, &s[0], 0, &nm, &r, err);
         break;
     case BC_RULE_PDPD:
-        k = profile == BC_PROFILE_PADDLE
-                ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
-                : profile == BC_PROFILE_OPENVINO_SELECT ? p_select_openvino(s, p->axis, &nm, &r, err)
-                : profile == BC_PROFILE_NGRAPH_SELECT   ? p_select_ngraph(s, p->axis, &nm, &r, err)
-                : profile == BC_PROFILE_OPENVINO_BROADCAST
-                    ? p_broadcast_openvino(&s[0], &s[1], p->axis, &nm, &r, err)
-                    : p_pdpd_openvino(&s[0], 0, &s[1], 1, p->axis, profile, &nm, &r, err);
+        k = profile == BC_PROFILE_PADDLE ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_OPENVINO_SELECT ? p_select_openvino(s, p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_NGRAPH_SELECT   ? p_select_ngraph(s, p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_OPENVINO_BROADCAST
+                ? p_broadcast_openvino(&s[0], &s[1], p->axis, &nm, &r, err)
+                : p_pdpd_openvino(&s[0], 0, &s[1], 1, p->axis, profile, &nm, &r, err);
         break;
     default:
         k = (p->options & BC_OPT_AXES)

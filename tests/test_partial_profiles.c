@@ -93,8 +93,8 @@ static void each_target_sound_and_precise(void **state)
                 fail_msg("the partial generator drew %s only %lld times", target_name[t],
                          (long long)n[t]);
             if (2 * judged[t] < n[t])
-                fail_msg("%s: only %lld of %lld cases judged", target_name[t],
-                         (long long)judged[t], (long long)n[t]);
+                fail_msg("%s: only %lld of %lld cases judged", target_name[t], (long long)judged[t],
+                         (long long)n[t]);
             failures += (int)failed[t];
         }
     }
