@@ -3,8 +3,8 @@
  * shape inference on dynamic, interval and symbolic dims, each modelled on
  * a real one cited below and in docs/MUTANTS.md.  Static questions get the
  * reference's answers; partial questions get the reference's answer except
- * where the bug bites, which is always numpy's dim merge (numpy and
- * bidirectional).
+ * where the bug bites: numpy's dim merge (numpy and bidirectional), or
+ * matmul's batch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +143,34 @@ static void merge_intersects(const bc_sut *sut, const bc_params *p, int n, const
     }
 }
 
+/* matmul: an unknown batch dim (?) against a batch 1 gives 1, as a max()
+ * over dims that encode "unknown" as -1 does: the same bug as
+ * unknown_times_one, in a matmul shape function (modelled on llvm/torch-mlir
+ * PR #3001, whose Expand took 1 for a ? broadcast against 1). */
+static void matmul_unknown_batch_times_one(const bc_sut *sut, const bc_params *p, int n,
+                                           const bc_pshape *s, const bc_psymbols *syms,
+                                           bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, s, syms, a);
+    if (a->status != BC_SUT_OK || p->rule != BC_RULE_MATMUL || n != 2 || a->shape.rank < 0)
+        return;
+    bc_pshape batch[2];
+    int R = 0;
+    for (int i = 0; i < 2; i++) {
+        batch[i].rank = s[i].rank >= 2 ? s[i].rank - 2 : 0;
+        memcpy(batch[i].dims, s[i].dims, (size_t)batch[i].rank * sizeof batch[i].dims[0]);
+        R = batch[i].rank > R ? batch[i].rank : R;
+    }
+    for (int r = 0; r < R; r++) {
+        const bc_pdim *x = at_axis(&batch[0], R, r), *y = at_axis(&batch[1], R, r);
+        if (x && y &&
+            ((is_unknown(x) && y->lo == 1 && y->hi == 1) ||
+             (is_unknown(y) && x->lo == 1 && x->hi == 1)))
+            a->shape.dims[r] = bc_pdim_static(1);
+    }
+}
+
 #define PARTIAL_MUTANT(ident, fn, name, what, cite)                                                \
     static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                             \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -160,3 +188,7 @@ PARTIAL_MUTANT(bc_mutant_partial_merge_intersects, merge_intersects,
                "mutant:partial-merge-intersects",
                "numpy: dims other than a static 1 intersected, so 0..5 with 3..9 gives 3..5",
                "openvinotoolkit/openvino PR #10264");
+PARTIAL_MUTANT(bc_mutant_partial_matmul_unknown_batch_times_one, matmul_unknown_batch_times_one,
+               "mutant:partial-matmul-unknown-batch",
+               "matmul: an unknown batch dim (?) against a batch 1 gives 1",
+               "llvm/torch-mlir PR #3001 (the same bug on Expand)");

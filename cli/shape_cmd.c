@@ -27,7 +27,7 @@ static const char shape_usage[] =
     "                       profiles: cond, then, else; openvino-broadcast:\n"
     "                       target, data); broadcast-to, bidirectional and\n"
     "                       explicit take the input then the target. matmul\n"
-    "                       (spec/RULES.md §15): static shapes only.\n"
+    "                       (spec/RULES.md §15): partial shapes too (§15.4).\n"
     "  --axis N             pdpd: the axis of A where B starts (default -1:\n"
     "                       rank(A) - rank(B))\n"
     "  --axes i,j,...       explicit: nGraph broadcast_axes, the target axes the\n"

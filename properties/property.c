@@ -14,9 +14,11 @@
 
 #define R(rule) (1u << (rule))
 #define ALL_RULES ((1u << BC_RULE_COUNT) - 1)
-/* The broadcasting rules of elementwise operations: value operations and
- * partial shapes are stated for them, not for matmul (RULES.md §15.4). */
+/* The broadcasting rules of elementwise operations: value operations are
+ * stated for them, not for matmul (RULES.md §15.4). */
 #define ELEMENTWISE_RULES (ALL_RULES & ~R(BC_RULE_MATMUL))
+/* Partial shapes are stated for every rule, matmul too (RULES.md §14.4, §15.4). */
+#define PARTIAL_RULES ALL_RULES
 
 enum {
     P_SHAPE_DIFFERENTIAL,
@@ -127,26 +129,26 @@ static const bc_property_info properties[P_COUNT] = {
         "no concretization is accepted (RULES.md §14.1).",
         "An unknown or an interval merged as if it were 1 (or never 1): a result that a real "
         "shape falls outside of, or a graph refused that would run.",
-        ELEMENTWISE_RULES, 0, 1},
+        PARTIAL_RULES, 0, 1},
     [P_PARTIAL_PRECISION] = {
         "partial-precision", "differential",
         "Each bound of the SUT's partial result is reached by an accepted concretization, and an "
         "accepted case has one, unless a relaxation of RULES.md §14.5 covers it.",
         "Inference that gives up (? where the dim is known, a case accepted that can never "
         "run).",
-        ELEMENTWISE_RULES, 0, 1},
+        PARTIAL_RULES, 0, 1},
     [P_PARTIAL_SYMBOLS] = {
         "partial-symbols", "differential",
         "A symbol in the SUT's partial result equals, in every accepted concretization, the "
         "value of that symbol in the inputs (or, if the SUT made it up, is one value).",
         "Different symbols assumed equal; a symbol kept on a result that can differ from it.",
-        ELEMENTWISE_RULES, 0, 1},
+        PARTIAL_RULES, 0, 1},
     [P_PARTIAL_STATIC_AGREES] = {
         "partial-static-agrees", "differential",
         "On static shapes, the SUT's partial inference answers as the static reference: the same "
         "acceptance, result and error kind.",
         "A partial-shape code path that drifts from the static one (its own 0 or rank rules).",
-        ELEMENTWISE_RULES, 0, 1},
+        PARTIAL_RULES, 0, 1},
     [P_MATMUL_BATCH_IS_NUMPY] = {
         "matmul-batch-is-numpy", "metamorphic",
         "When the contracted dims agree, matmul(A, B) is accepted exactly when the SUT's numpy "

@@ -295,8 +295,8 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, int a_op, const bc_psha
         return BC_OK;
     int len = pdpd_window(b, profile);
     if (axis + len > a->rank)
-        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, b_op, a_op, -1, axis + len, a->rank,
-                            "B's %d axes%s from axis %lld run past A's rank %d", len,
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, b_op, a_op, -1, axis + len,
+                            a->rank, "B's %d axes%s from axis %lld run past A's rank %d", len,
                             profile == BC_PROFILE_OPENVINO_DOC ? " (trailing dims that may be 1 "
                                                                  "dropped)"
                                                                : "",
@@ -319,11 +319,13 @@ static bc_error_kind p_pdpd_openvino(const bc_pshape *a, int a_op, const bc_psha
     return BC_OK;
 }
 
+static bc_error_kind select_openvino_joint(const bc_pshape *s, int64_t axis, names *nm,
+                                           bc_error *err);
+
 /* §5.4 openvino-select on partial shapes: else, then cond, onto then with
- * the §5.2 check; the result is then as given (R2).  Each step's check is
- * necessary for every concretization, so a rejection is sound; the two
- * steps are not checked jointly (a then dim that each fits alone but not
- * both at once is accepted). */
+ * the §5.2 check, in the static order; then each axis of `then` jointly
+ * (a then dim that else and cond each fit alone, but not both at once, is
+ * rejected).  The result is then as given (R2). */
 static bc_error_kind p_select_openvino(const bc_pshape *s, int64_t axis, names *nm, bc_pshape *out,
                                        bc_error *err)
 {
@@ -331,7 +333,253 @@ static bc_error_kind p_select_openvino(const bc_pshape *s, int64_t axis, names *
     bc_error_kind k = p_pdpd_openvino(&s[1], 1, &s[2], 2, axis, step, nm, out, err);
     if (!k)
         k = p_pdpd_openvino(&s[1], 1, &s[0], 0, axis, step, nm, out, err);
+    if (!k)
+        k = select_openvino_joint(s, axis, nm, err);
     return k;
+}
+
+/* §5.4 jointly: at each axis of `then`, the values of then's dim that let
+ * every operand placed there (else, cond) be equal to it or be 1 with it
+ * >= 1.  B's dim d allows d, and also every value >= 1 when d may be 1. */
+static bc_error_kind select_openvino_joint(const bc_pshape *s, int64_t axis, names *nm,
+                                           bc_error *err)
+{
+    const bc_pshape *then = &s[1];
+    if (then->rank == BC_RANK_DYNAMIC || s[0].rank == BC_RANK_DYNAMIC ||
+        s[2].rank == BC_RANK_DYNAMIC)
+        return BC_OK;
+    bc_pdim allowed[BC_MAX_RANK];
+    memcpy(allowed, then->dims, (size_t)then->rank * sizeof allowed[0]);
+    static const int order[2] = {2, 0}; /* else, then cond: the static order */
+    for (int j = 0; j < 2; j++) {
+        const bc_pshape *b = &s[order[j]];
+        int64_t start = axis == -1 ? then->rank - b->rank : axis;
+        for (int i = 0; i < b->rank; i++) {
+            int t = (int)start + i;
+            const bc_pdim *d = &b->dims[i];
+            bc_pdim need = *d;
+            if (bc_pdim_may_be_1(d))
+                need.hi = BC_DIM_UNBOUNDED; /* d itself, or 1 onto anything >= 1 */
+            if (!merge_equal(&allowed[t], &allowed[t], &need))
+                return dim_mismatch(BC_RULE_PDPD, order[j], 1, t, d, &then->dims[t],
+                                    "then's dim cannot fit else and cond at once", nm, err);
+        }
+    }
+    return BC_OK;
+}
+
+/* §5.5, one step on partial shapes: B (operand b_op) onto A (a_op), nGraph
+ * 2020.  A step passes if some concretization passes it: equal shapes (the
+ * shortcut), or the window of some length L.  L is B's rank less its
+ * trailing 1s, so it may be any L whose dims L.. may all be 1 and whose
+ * dim L-1 may be other than 1; for each the static checks run with
+ * `equal`.  The error is the one of the shortest L (the concretization
+ * that drops every dim that may be 1). */
+static int ngraph_can_equal(const bc_pshape *a, const bc_pshape *b)
+{
+    if (a->rank != b->rank)
+        return 0;
+    bc_pdim unused;
+    for (int k = 0; k < a->rank; k++)
+        if (!merge_equal(&unused, &a->dims[k], &b->dims[k]))
+            return 0;
+    return 1;
+}
+
+/* The static checks of one step with window length len; BC_OK or the error. */
+static bc_error_kind ngraph_window(const bc_pshape *a, int a_op, const bc_pshape *b, int b_op,
+                                   int64_t axis, int len, names *nm, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_PDPD;
+    if (axis == -1)
+        axis = a->rank - b->rank;
+    if (axis < 0) {
+        int64_t gap = -axis;
+        if (len > 0 && len < gap)
+            return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, b_op, a_op, -1, b->rank, a->rank,
+                                "operand %d has rank %d, more than operand %d's %d, and its %d "
+                                "axes (trailing dims that may be 1 dropped) are fewer than the "
+                                "gap: nGraph indexes past the frame",
+                                b_op, b->rank, a_op, a->rank, len);
+        return BC_OK;
+    }
+    for (int i = 0; i < len; i++) {
+        int64_t t = axis + i;
+        if (t >= a->rank)
+            return bc_error_set(
+                err,
+                i == 0 && axis > a->rank ? BC_ERR_AXIS_OUT_OF_RANGE : BC_ERR_WINDOW_OUT_OF_RANGE,
+                rule, b_op, a_op, -1, i == 0 && axis > a->rank ? axis : axis + len, a->rank,
+                "operand %d's %d axes from axis %lld run past operand %d's rank %d", b_op, len,
+                LL(axis), a_op, a->rank);
+        bc_pdim m;
+        /* the last dim of the window is not 1 (else it would be dropped) */
+        if (!merge_equal(&m, &b->dims[i], &a->dims[t]) || (i == len - 1 && is_1(&m)))
+            return dim_mismatch(rule, b_op, a_op, (int)t, &b->dims[i], &a->dims[t],
+                                "nGraph 2020 wants them equal (no 1 stretches but a trailing one)",
+                                nm, err);
+    }
+    return BC_OK;
+}
+
+static bc_error_kind p_ngraph_step(const bc_pshape *a, int a_op, const bc_pshape *b, int b_op,
+                                   int64_t axis, names *nm, bc_error *err)
+{
+    if (a->rank == BC_RANK_DYNAMIC || b->rank == BC_RANK_DYNAMIC)
+        return BC_OK; /* B may equal A: the shortcut passes whatever the axis */
+    if (ngraph_can_equal(a, b))
+        return BC_OK;
+    if (axis < -1)
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, BC_RULE_PDPD, b_op, a_op, -1, axis,
+                            a->rank, "axis %lld is negative; only -1 (the default) is allowed",
+                            LL(axis));
+    bc_error first = {0};
+    bc_error_kind first_kind = BC_OK;
+    /* L from the shortest: lengths whose dims L.. may all be 1 */
+    int shortest = b->rank;
+    while (shortest > 0 && bc_pdim_may_be_1(&b->dims[shortest - 1]))
+        shortest--;
+    for (int len = shortest; len <= b->rank; len++) {
+        if (len > shortest && is_1(&b->dims[len - 1]))
+            continue; /* a static 1 there is always dropped: no window ends on it */
+        bc_error e;
+        bc_error_kind k = ngraph_window(a, a_op, b, b_op, axis, len, nm, &e);
+        if (k == BC_OK)
+            return BC_OK;
+        if (first_kind == BC_OK) {
+            first_kind = k;
+            first = e;
+        }
+    }
+    if (err)
+        *err = first;
+    return first_kind;
+}
+
+/* §5.5 ngraph-select: then, then cond, onto else, each step on its own
+ * (relaxation R3); the result is else as given (R2). */
+static bc_error_kind p_select_ngraph(const bc_pshape *s, int64_t axis, names *nm, bc_pshape *out,
+                                     bc_error *err)
+{
+    bc_error_kind k = p_ngraph_step(&s[2], 2, &s[1], 1, axis, nm, err);
+    if (!k)
+        k = p_ngraph_step(&s[2], 2, &s[0], 0, axis, nm, err);
+    if (!k)
+        *out = s[2];
+    return k;
+}
+
+/* §5.6 openvino-broadcast: target A, data B from the start axis; each
+ * target axis from there is numpy's pair (B's 1 keeps A's, A's 1 takes B's,
+ * else equal), so its result is `broadcast` of the two dims, not A as
+ * given. */
+static bc_error_kind p_broadcast_openvino(const bc_pshape *a, const bc_pshape *b, int64_t axis,
+                                          names *nm, bc_pshape *out, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_PDPD;
+    if (axis < -1 || (axis == -1 && a->rank != BC_RANK_DYNAMIC && b->rank != BC_RANK_DYNAMIC &&
+                      a->rank < b->rank))
+        return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 1, 0, -1,
+                            axis == -1 ? (int64_t)a->rank - b->rank : axis, a->rank,
+                            "the start axis is %lld; Broadcast's mode pdpd needs one >= 0",
+                            LL(axis == -1 ? (int64_t)a->rank - b->rank : axis));
+    *out = *a;
+    if (a->rank == BC_RANK_DYNAMIC)
+        return BC_OK;
+    bc_pdim unknown = bc_pdim_dynamic();
+    if (b->rank == BC_RANK_DYNAMIC) {
+        /* the data's dims (and, with -1, the start axis) unknown: every target
+         * axis from the start may take any data dim where it may be 1 */
+        for (int t = axis == -1 ? 0 : (int)(axis < a->rank ? axis : a->rank); t < a->rank; t++)
+            merge_broadcast(&out->dims[t], &a->dims[t], &unknown);
+        return BC_OK;
+    }
+    if (axis == -1)
+        axis = a->rank - b->rank;
+    if (axis < a->rank && b->rank < a->rank - axis)
+        return bc_error_set(err, BC_ERR_WINDOW_OUT_OF_RANGE, rule, 1, 0, -1, axis + b->rank,
+                            a->rank,
+                            "the data's %d axes from axis %lld stop before the target's last "
+                            "axis %d",
+                            b->rank, LL(axis), a->rank - 1);
+    for (int64_t t = axis; t < a->rank; t++)
+        if (!merge_broadcast(&out->dims[t], &a->dims[t], &b->dims[t - axis]))
+            return dim_mismatch(rule, 1, 0, (int)t, &b->dims[t - axis], &a->dims[t],
+                                "one must be 1 or they must be equal", nm, err);
+    return BC_OK;
+}
+
+/* §8.4 ngraph-explicit: nGraph 2020's explicit mode, its order; each
+ * mapped axis with `equal`, entries naming one target axis together (the
+ * target dim as given is the result, R2). */
+static bc_error_kind p_explicit_ngraph(const bc_pshape *in, const bc_pshape *tg, int nmap,
+                                       const int64_t *map, names *nm, bc_pshape *out, bc_error *err)
+{
+    const bc_rule rule = BC_RULE_EXPLICIT;
+    *out = *tg;
+    if (in->rank != BC_RANK_DYNAMIC && nmap != in->rank)
+        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmap, in->rank,
+                            "axes_mapping has %d entries but the input has rank %d; one entry "
+                            "per input axis",
+                            nmap, in->rank);
+    for (int i = 1; i < nmap; i++)
+        if ((uint64_t)map[i] < (uint64_t)map[i - 1])
+            return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, -1, map[i], map[i - 1],
+                                "axes_mapping entry %d (%lld) is below entry %d (%lld), as "
+                                "unsigned numbers; it must not decrease",
+                                i, LL(map[i]), i - 1, LL(map[i - 1]));
+    bc_pdim joint[BC_MAX_RANK];
+    if (tg->rank != BC_RANK_DYNAMIC)
+        memcpy(joint, tg->dims, (size_t)tg->rank * sizeof joint[0]);
+    for (int i = 0; i < nmap; i++) {
+        if (map[i] < 0 || (tg->rank != BC_RANK_DYNAMIC && map[i] >= tg->rank))
+            return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, map[i], tg->rank,
+                                "axes_mapping entry %d is %lld, outside the target's axes", i,
+                                LL(map[i]));
+        if (in->rank == BC_RANK_DYNAMIC || tg->rank == BC_RANK_DYNAMIC)
+            continue;
+        if (!merge_equal(&joint[map[i]], &joint[map[i]], &in->dims[i]))
+            return dim_mismatch(rule, 0, 1, (int)map[i], &in->dims[i], &tg->dims[map[i]],
+                                "nGraph 2020 wants them equal (a 1 does not stretch)", nm, err);
+    }
+    return BC_OK;
+}
+
+/* §15 matmul on partial shapes (§14.4): an unknown rank leaves unknown
+ * which axis is contracted, so the result is [...]; else the static order
+ * with `equal` for the contracted dims and `broadcast` for the batch; rows
+ * and columns as given (they are the operands' own, unconstrained). */
+static bc_error_kind p_matmul(const bc_pshape *a, const bc_pshape *b, names *nm, bc_pshape *out,
+                              bc_error *err)
+{
+    const bc_rule rule = BC_RULE_MATMUL;
+    const bc_pshape *s[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (s[i]->rank == 0)
+            return bc_error_set(err, BC_ERR_RANK_MISMATCH, rule, i, 1 - i, -1, 0, 1,
+                                "operand %d is a scalar; matmul needs rank >= 1 in both", i);
+    if (a->rank == BC_RANK_DYNAMIC || b->rank == BC_RANK_DYNAMIC) {
+        dynamic_rank(out);
+        return BC_OK;
+    }
+    const bc_pdim *ka = &a->dims[a->rank - 1], *kb = &b->dims[b->rank >= 2 ? b->rank - 2 : 0];
+    bc_pdim unused;
+    if (!merge_equal(&unused, ka, kb))
+        return dim_mismatch(rule, 1, 0, -1, kb, ka, "the contracted dims cannot be equal", nm, err);
+    bc_pshape batch[2], r;
+    for (int i = 0; i < 2; i++) {
+        batch[i].rank = s[i]->rank >= 2 ? s[i]->rank - 2 : 0;
+        memcpy(batch[i].dims, s[i]->dims, (size_t)batch[i].rank * sizeof batch[i].dims[0]);
+    }
+    bc_error_kind k = p_numpy(rule, 2, batch, nm, &r, err);
+    if (k)
+        return k;
+    if (a->rank >= 2)
+        r.dims[r.rank++] = a->dims[a->rank - 2];
+    if (b->rank >= 2)
+        r.dims[r.rank++] = b->dims[b->rank - 1];
+    *out = r;
+    return BC_OK;
 }
 
 static bc_error_kind p_pdpd_paddle(const bc_pshape *a, const bc_pshape *b, int64_t axis, names *nm,
@@ -476,16 +724,12 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(p->rule);
-    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||
-        profile == BC_PROFILE_NGRAPH_SELECT || profile == BC_PROFILE_OPENVINO_BROADCAST ||
-        profile == BC_PROFILE_NGRAPH_EXPLICIT)
+    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT)
         return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
                             "partial shapes take no profile %s (RULES.md §14.4)",
                             bc_profile_name(profile));
     switch (p->rule) {
-    case BC_RULE_MATMUL:
-        return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, 0, 0,
-                            "matmul takes static shapes only (RULES.md §15.4)");
+    case BC_RULE_MATMUL: k = p_matmul(&s[0], &s[1], &nm, &r, err); break;
     case BC_RULE_NONE: k = p_none(n, s, &nm, &r, err); break;
     case BC_RULE_NUMPY: k = p_numpy(BC_RULE_NUMPY, n, s, &nm, &r, err); break;
     case BC_RULE_BIDIRECTIONAL: k = p_numpy(BC_RULE_BIDIRECTIONAL, 2, s, &nm, &r, err); break;
@@ -494,14 +738,18 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
         k = p_onto(BC_RULE_BROADCAST_TO, &s[1], 1, &s[0], 0, &nm, &r, err);
         break;
     case BC_RULE_PDPD:
-        k = profile == BC_PROFILE_PADDLE
-                ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
-                : profile == BC_PROFILE_OPENVINO_SELECT ? p_select_openvino(s, p->axis, &nm, &r, err)
+        k = profile == BC_PROFILE_PADDLE ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_OPENVINO_SELECT ? p_select_openvino(s, p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_NGRAPH_SELECT   ? p_select_ngraph(s, p->axis, &nm, &r, err)
+            : profile == BC_PROFILE_OPENVINO_BROADCAST
+                ? p_broadcast_openvino(&s[0], &s[1], p->axis, &nm, &r, err)
                 : p_pdpd_openvino(&s[0], 0, &s[1], 1, p->axis, profile, &nm, &r, err);
         break;
     default:
         k = (p->options & BC_OPT_AXES)
                 ? p_explicit_axes(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err)
+            : profile == BC_PROFILE_NGRAPH_EXPLICIT
+                ? p_explicit_ngraph(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err)
                 : p_explicit_mapping(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err);
         break;
     }

@@ -48,6 +48,16 @@ bc_adapter_test(adapters.torch-expand.certify torch 0 "verdict: CONFORMS"
       --manifest ${BC_ADAPTERS_DIR}/torch.manifest.json --strict)
 set_tests_properties(adapters.torch-expand.certify PROPERTIES PROCESSORS 2)
 
+# ONNX's MatMul on partial shapes (docs/certifications/onnx-partial.md): a
+# symbol kept on the rows, ONNX's own on a merged batch, an unknown batch
+# dim that takes the other's 4.
+bc_adapter_test(adapters.onnx.partial-matmul onnx 0 "PASS partial-symbols"
+  replay --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/onnx_worker.py" --property partial-symbols
+         "matmul [N,A,2,3] [?,B,3,4] -> [N,?,2,4]")
+bc_adapter_test(adapters.onnx.partial-matmul-batch onnx 0 "PASS partial-precision"
+  replay --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/onnx_worker.py" --property partial-precision
+         "matmul [?,2,3] [4,3,5] -> [4,2,5]")
+
 # The known divergences are each library's manifest (docs/certifications/
 # {numpy,pytorch,onnx,dask}.md say what each one is), replayed by the
 # certify tests above.

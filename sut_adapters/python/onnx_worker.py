@@ -14,7 +14,7 @@ output shape onnx.shape_inference.infer_shapes (strict mode) computes.
   onnx-uni       PRelu(X=A, slope=B): the spec's unidirectional operator
   bidirectional  Expand(input, shape=target), the target a constant
                  initializer so that inference can read it
-  matmul         MatMul(A, B) ("behaves like numpy.matmul"; static shapes)
+  matmul         MatMul(A, B) ("behaves like numpy.matmul"), partial shapes too
   others         not declared: ONNX has no operator for them.
 
 Answers: an output shape, all dims known: that shape.  An exception from
@@ -239,6 +239,9 @@ def partial_shape(params, shapes, symbols):
     if params.rule == w.RULE_BIDIRECTIONAL:
         w.check_operand_count(shapes, 2)
         return infer_partial_node("Expand", shapes[:1], symbols, target=shapes[1])
+    if params.rule == w.RULE_MATMUL:
+        w.check_operand_count(shapes, 2)
+        return infer_partial_node("MatMul", shapes, symbols)
     raise w.Unsupported("ONNX has no operator for rule %d" % params.rule)
 
 
