@@ -34,7 +34,10 @@ typedef struct bc_guard_pool bc_guard_pool;
 
 bc_guard_pool *bc_guard_pool_new(void);
 void bc_guard_pool_free(bc_guard_pool *pool);
-/* Every buffer is free again; the mappings stay for the next ones. */
+/* Every buffer is free again; the mappings stay for the next ones (those
+ * the last question did not use are unmapped, the largest first, while
+ * the pool maps more than 512 MiB: a pool kept for a whole run does not
+ * keep every buffer it ever held). */
 void bc_guard_pool_reset(bc_guard_pool *pool);
 
 /* A buffer of `bytes` followed by `margin` poison bytes and a gap, its own

@@ -59,10 +59,23 @@ void bc_arena_free(bc_arena *a)
     free(a);
 }
 
+/* Blocks larger than this are freed at a reset, not kept for the next
+ * check: the runner keeps an arena per thread for a whole run, and a huge-
+ * tier check's scratch (gigabytes) must not stay beside the next one's. */
+#define ARENA_KEEP_BLOCK ((size_t)64 << 20)
+
 void bc_arena_reset(bc_arena *a)
 {
-    for (arena_block *b = a->blocks; b; b = b->next)
-        b->used = 0;
+    for (arena_block **b = &a->blocks; *b;) {
+        if ((*b)->size > ARENA_KEEP_BLOCK) {
+            arena_block *big = *b;
+            *b = big->next;
+            free(big);
+            continue;
+        }
+        (*b)->used = 0;
+        b = &(*b)->next;
+    }
     bc_guard_pool_reset(a->guards);
 }
 
