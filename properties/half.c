@@ -3,15 +3,16 @@
 
 #include <string.h>
 
-#if BC_HAVE_FLOAT16
-
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#if BC_HAVE_FLOAT16 && (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
 #define BC_HALF_F16C 1
 #include <cpuid.h>
 #include <immintrin.h>
 #else
 #define BC_HALF_F16C 0
 #endif
+
+#if BC_HAVE_FLOAT16
 
 void bc_half_from_float_soft(uint16_t *dst, const float *src, size_t n)
 {
@@ -65,11 +66,6 @@ __attribute__((target("f16c"))) static void to_float_f16c(float *dst, const uint
     for (; i < n; i++)
         dst[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(src[i])));
 }
-#else
-int bc_half_hardware(void)
-{
-    return 0;
-}
 #endif
 
 void bc_half_from_float(uint16_t *dst, const float *src, size_t n, int hardware)
@@ -96,4 +92,11 @@ void bc_half_to_float(float *dst, const uint16_t *src, size_t n, int hardware)
     bc_half_to_float_soft(dst, src, n);
 }
 
+#endif
+
+#if !BC_HALF_F16C
+int bc_half_hardware(void)
+{
+    return 0;
+}
 #endif

@@ -17,11 +17,13 @@
 
 #include "broadcheck/tensor.h"
 
-#if BC_HAVE_FLOAT16
-/* 1 when this CPU (and its OS) runs F16C.  Ask once and keep the answer
- * (the arena does): it executes CPUID, which traps to the hypervisor in a
- * virtual machine, and asked per row it took most of a run. */
+/* 1 when this CPU (and its OS) runs F16C (0 without float16, or off
+ * x86).  Ask once and keep the answer (the arena does): it executes CPUID,
+ * which traps to the hypervisor in a virtual machine, and asked per row it
+ * took most of a run. */
 int bc_half_hardware(void);
+
+#if BC_HAVE_FLOAT16
 
 /* dst[i] = src[i] rounded to binary16 (the current rounding mode: to
  * nearest, ties to even, unless the caller changed it), as bits; by F16C
