@@ -58,11 +58,35 @@ void bc_guard_pool_free(bc_guard_pool *pool)
     free(pool);
 }
 
+/* At a reset, slots the last question did not use are unmapped, the
+ * largest first, while the pool maps more than this: a pool kept across
+ * many questions (the runner keeps one per thread) holds what the last
+ * question used and at most this much more, not every buffer it ever saw
+ * (a huge-tier buffer is 2 GiB).  Reused slots are what spares a run the
+ * page faults of fresh ones. */
+#define BC_GUARD_KEEP_BYTES ((size_t)512 << 20)
+
 void bc_guard_pool_reset(bc_guard_pool *pool)
 {
+    size_t mapped = 0;
+    for (int i = 0; i < pool->count; i++)
+        mapped += pool->slots[i].length;
+    while (mapped > BC_GUARD_KEEP_BYTES) {
+        int largest = -1;
+        for (int i = 0; i < pool->count; i++)
+            if (!pool->slots[i].in_use &&
+                (largest < 0 || pool->slots[i].length > pool->slots[largest].length))
+                largest = i;
+        if (largest < 0)
+            break;
+        mapped -= pool->slots[largest].length;
+        munmap(pool->slots[largest].base, pool->slots[largest].length);
+        pool->slots[largest] = pool->slots[--pool->count]; /* the last one in its place */
+    }
     for (int i = 0; i < pool->count; i++)
         pool->slots[i].in_use = 0;
     pool->cursor = 0;
+    pool->last = 0;
 }
 
 /* A new slot with at least `need` accessible bytes (a multiple of the page). */
@@ -90,20 +114,25 @@ static slot *new_slot(bc_guard_pool *pool, size_t need)
     return s;
 }
 
-void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label)
+/* A buffer in the smallest free slot that fits (a new one when none
+ * does); its bytes poisoned too unless `filled` (the caller writes them). */
+static void *alloc_in_pool(bc_guard_pool *pool, size_t bytes, size_t margin, int label,
+                           int filled)
 {
     if (bytes > SIZE_MAX / 2 - margin - pool->page)
         return NULL;
     size_t need = (bytes + margin + pool->page - 1) / pool->page * pool->page;
     if (need == 0)
         need = pool->page;
-    /* The first free slot that fits, from where the last allocation was: a
-     * question allocates the same sizes in the same order as the one
-     * before, so this is nearly always the very next slot. */
+    /* The smallest free slot that fits, the first of equals from where the
+     * last allocation was (a question allocates the same sizes in the same
+     * order as the one before).  The smallest, not the first: a small
+     * buffer in a large slot made the next large one map a new slot, and
+     * a medium-tier run kept mapping and faulting in fresh pages. */
     slot *best = NULL;
-    for (int k = 0; k < pool->count && !best; k++) {
+    for (int k = 0; k < pool->count; k++) {
         slot *s = &pool->slots[(pool->cursor + k) % pool->count];
-        if (!s->in_use && s->data_length >= need)
+        if (!s->in_use && s->data_length >= need && (!best || s->data_length < best->data_length))
             best = s;
     }
     if (!best && !(best = new_slot(pool, need)))
@@ -117,13 +146,29 @@ void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label
     best->buf = best->data + best->data_length - margin - bytes;
     /* Poison from the lower of this buffer and the last one used here to the
      * end: the bytes below were poisoned before and checked (an output) or
-     * only read (an input) since.  A fresh slot is poisoned whole. */
+     * only read (an input) since.  A fresh slot is poisoned whole.  A
+     * buffer its caller fills skips its own bytes, not the margin. */
     unsigned char *from = best->buf < best->clean ? best->buf : best->clean;
     if (best->clean == best->data + best->data_length)
         from = best->data;
-    memset(from, BC_GUARD_POISON, (size_t)(best->data + best->data_length - from));
+    unsigned char *end = best->data + best->data_length;
+    if (filled) {
+        memset(from, BC_GUARD_POISON, (size_t)(best->buf - from));
+        from = best->buf + bytes;
+    }
+    memset(from, BC_GUARD_POISON, (size_t)(end - from));
     best->clean = best->buf;
     return best->buf;
+}
+
+void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label)
+{
+    return alloc_in_pool(pool, bytes, margin, label, 0);
+}
+
+void *bc_guard_alloc_filled(bc_guard_pool *pool, size_t bytes, size_t margin, int label)
+{
+    return alloc_in_pool(pool, bytes, margin, label, 1);
 }
 
 /* The slot of buf, looked for from the last allocated backwards (an

@@ -34,7 +34,10 @@ typedef struct bc_guard_pool bc_guard_pool;
 
 bc_guard_pool *bc_guard_pool_new(void);
 void bc_guard_pool_free(bc_guard_pool *pool);
-/* Every buffer is free again; the mappings stay for the next ones. */
+/* Every buffer is free again; the mappings stay for the next ones (those
+ * the last question did not use are unmapped, the largest first, while
+ * the pool maps more than 512 MiB: a pool kept for a whole run does not
+ * keep every buffer it ever held). */
 void bc_guard_pool_reset(bc_guard_pool *pool);
 
 /* A buffer of `bytes` followed by `margin` poison bytes and a gap, its own
@@ -43,6 +46,11 @@ void bc_guard_pool_reset(bc_guard_pool *pool);
  * power of two dividing bytes + margin (up to the page size): keep both
  * multiples of the element size.  NULL when out of memory. */
 void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label);
+/* The same for a buffer whose every byte the caller writes before anyone
+ * reads it (an input made from its case): its pages before it and its
+ * margin are poisoned, its own bytes are left for the caller (on large
+ * inputs, poison written only to be overwritten was a tenth of a run). */
+void *bc_guard_alloc_filled(bc_guard_pool *pool, size_t bytes, size_t margin, int label);
 
 /* 1 if every poison byte around buf (from its pages' start to it, and its
  * margin) is still poison: the SUT wrote none of them. */

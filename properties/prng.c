@@ -8,11 +8,6 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
 void bc_prng_init(bc_prng *r, uint64_t seed, uint64_t stream, uint64_t index)
 {
     /* Mix the three through splitmix64 one after the other, so that nearby
@@ -24,20 +19,6 @@ void bc_prng_init(bc_prng *r, uint64_t seed, uint64_t stream, uint64_t index)
     x = h ^ index;
     for (int i = 0; i < 4; i++)
         r->s[i] = splitmix64(&x);
-}
-
-uint64_t bc_prng_next(bc_prng *r)
-{
-    uint64_t *s = r->s;
-    const uint64_t result = rotl(s[1] * 5, 7) * 9;
-    const uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
 }
 
 uint64_t bc_prng_below(bc_prng *r, uint64_t n)

@@ -19,6 +19,7 @@
 
 #include "../guard/guard.h"
 #include "gen.h"
+#include "half.h"
 
 /* ---- the arena --------------------------------------------------------- */
 
@@ -31,11 +32,14 @@ typedef struct arena_block {
 struct bc_arena {
     arena_block *blocks;
     bc_guard_pool *guards; /* the tensors' memory (guard.h) */
+    int half_hardware;     /* bc_half_hardware(), asked once */
 };
 
 bc_arena *bc_arena_new(void)
 {
     bc_arena *a = calloc(1, sizeof(bc_arena));
+    if (a)
+        a->half_hardware = bc_half_hardware();
     if (a && !(a->guards = bc_guard_pool_new())) {
         free(a);
         a = NULL;
@@ -55,10 +59,23 @@ void bc_arena_free(bc_arena *a)
     free(a);
 }
 
+/* Blocks larger than this are freed at a reset, not kept for the next
+ * check: the runner keeps an arena per thread for a whole run, and a huge-
+ * tier check's scratch (gigabytes) must not stay beside the next one's. */
+#define ARENA_KEEP_BLOCK ((size_t)64 << 20)
+
 void bc_arena_reset(bc_arena *a)
 {
-    for (arena_block *b = a->blocks; b; b = b->next)
-        b->used = 0;
+    for (arena_block **b = &a->blocks; *b;) {
+        if ((*b)->size > ARENA_KEEP_BLOCK) {
+            arena_block *big = *b;
+            *b = big->next;
+            free(big);
+            continue;
+        }
+        (*b)->used = 0;
+        b = &(*b)->next;
+    }
     bc_guard_pool_reset(a->guards);
 }
 
@@ -441,14 +458,37 @@ static int64_t random_value(bc_prng *r, bc_dtype t)
     return (t == BC_UINT8 ? 0 : -9) + (int64_t)(x % n);
 }
 
+/* n values of random_value(r, t) in a row, the same draws one by one;
+ * the generator's state copied to a local, which the compiler keeps in
+ * registers (through r it was stored back at every element, row's
+ * int64 stores possibly aliasing it). */
+static void random_block(bc_prng *r, bc_dtype t, int64_t *row, int64_t n)
+{
+    bc_prng g = *r;
+    if (t == BC_BOOL)
+        for (int64_t i = 0; i < n; i++)
+            row[i] = random_value(&g, BC_BOOL);
+    else if (t == BC_UINT8)
+        for (int64_t i = 0; i < n; i++)
+            row[i] = random_value(&g, BC_UINT8);
+    else
+        for (int64_t i = 0; i < n; i++)
+            row[i] = random_value(&g, BC_INT32); /* -9 .. 9, as for every signed dtype */
+    *r = g;
+}
+
+#define ROW_BLOCK 1024 /* values made at a time: 8 KiB of int64, in the L1 cache */
+
 /* Stores count values at element offsets off, off + step, ... of data, as
  * put() does one (integers wrapped to their width, bool 0 or 1); with
  * nonzero, a value stored as 0 becomes 1 (a divisor: x / 0 is defined
  * differently by every library and traps in C; checked as stored, after
  * the wrap, for 256 is 0 in int8: xtensor's worker died of SIGFPE on it). */
 static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const int64_t *v,
-                      int64_t count, int nonzero)
+                      int64_t count, int nonzero, void *scratch, int half_hardware)
 {
+    (void)scratch;
+    (void)half_hardware;
     /* the loops apart, so that a contiguous row of a divisor-free operand
      * (the common case) is one plain conversion loop the compiler vectorises */
 #define STORE_ROW(T, CONVERT)                                   \
@@ -475,7 +515,21 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const i
     case BC_INT64: STORE_ROW(uint64_t, (uint64_t)v[i]); break;
     case BC_FLOAT32: STORE_ROW(float, (float)(double)v[i]); break;
 #if BC_HAVE_FLOAT16
-    case BC_FLOAT16: STORE_ROW(_Float16, (_Float16)(double)v[i]); break;
+    case BC_FLOAT16: {
+        /* Through float, converted by the row (half.h: F16C when the CPU
+         * has it): the same bits as (_Float16)(double)v, for every int64
+         * is exact in float below 2^24 and, at or past it, rounds to a
+         * float of magnitude at least 2^24, past binary16's largest
+         * finite number (65504), so both overflow to the same infinity. */
+        float *f = scratch;
+        uint16_t *h = (uint16_t *)(void *)(f + count);
+        for (int64_t i = 0; i < count; i++)
+            f[i] = (float)v[i];
+        bc_half_from_float(h, f, (size_t)count, half_hardware);
+        const uint16_t one = 0x3c00; /* 1.0 */
+        STORE_ROW(uint16_t, nonzero && (h[i] & 0x7fffu) == 0 ? one : h[i]);
+        break;
+    }
 #endif
     default: STORE_ROW(double, (double)v[i]); break;
     }
@@ -552,7 +606,7 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     /* Guarded (guard.h): its margin of poison after the last element, then
      * nothing readable; the same bytes in every process and every path. */
     size_t esize = bc_dtype_size(t);
-    v.data = bc_guard_alloc(a->guards, (size_t)total * esize, BC_GUARD_MARGIN, k);
+    v.data = bc_guard_alloc_filled(a->guards, (size_t)total * esize, BC_GUARD_MARGIN, k);
     if (!v.data)
         return -1;
     /* the poison element once, then copied over the rest in doubling blocks
@@ -565,30 +619,35 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     }
     bc_prng r;
     bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
-    /* Row by row along the last axis, each row's values made first (as
-     * int64), then stored in the dtype: millions of elements on the large
-     * tiers, so no switch or division per element. */
+    /* Row by row along the last axis, each row by blocks of ROW_BLOCK
+     * values made first (as int64, in a buffer that stays in the cache),
+     * then stored in the dtype: millions of elements on the large tiers,
+     * so no switch or division per element. */
     const int64_t inner = s->rank > 0 ? s->dims[s->rank - 1] : 1,
                   step = s->rank > 0 ? v.strides[s->rank - 1] : 0;
-    int64_t *row = numel > 0 ? bc_arena_alloc(a, (size_t)inner * sizeof *row) : NULL;
-    if (numel > 0 && !row)
+    int64_t *row = numel > 0 ? bc_arena_alloc(a, ROW_BLOCK * sizeof *row) : NULL;
+    /* float16's conversion by the block: a float and a half per element */
+    void *scratch = numel > 0 && t == BC_FLOAT16 ? bc_arena_alloc(a, ROW_BLOCK * 6) : NULL;
+    if (numel > 0 && (!row || (t == BC_FLOAT16 && !scratch)))
         return -1;
     bc_tensor rows = v; /* the outer axes: one element per row */
     rows.rank = s->rank > 0 ? s->rank - 1 : 0;
     walk w;
     walk_start(&rows, &w);
-    for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
-        if (values != 0)
-            for (int64_t i = 0; i < inner; i++)
-                row[i] = random_value(&r, t);
-        else if (t == BC_BOOL)
-            for (int64_t i = 0; i < inner; i++)
-                row[i] = (first + i + k) % 3 != 0;
-        else /* k*97 + j + 1 for row-major element j */
-            for (int64_t i = 0, base = (int64_t)k * 97 + first + 1; i < inner; i++)
-                row[i] = base + i;
-        store_row(t, v.data, w.off, step, row, inner, nonzero);
-    }
+    for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w))
+        for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
+            const int64_t n = inner - done < ROW_BLOCK ? inner - done : ROW_BLOCK;
+            if (values != 0)
+                random_block(&r, t, row, n);
+            else if (t == BC_BOOL)
+                for (int64_t i = 0; i < n; i++)
+                    row[i] = (first + done + i + k) % 3 != 0;
+            else /* k*97 + j + 1 for row-major element j */
+                for (int64_t i = 0, base = (int64_t)k * 97 + first + done + 1; i < n; i++)
+                    row[i] = base + i;
+            store_row(t, v.data, w.off + done * step, step, row, n, nonzero, scratch,
+                      a->half_hardware);
+        }
     *out = v;
     return 0;
 }

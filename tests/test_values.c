@@ -1,0 +1,325 @@
+/*
+ * Value cases' tensors and float16 conversions (properties/value.c, half.c,
+ * guard/guard.c): the bytes a case line names are the bytes it always
+ * named, however they are made now.
+ *
+ * - bc_half_* (F16C when the CPU has it) give the bits of the compiler's
+ *   software conversions: every one of the 65,536 halves, and floats at,
+ *   beside and between every half, NaNs of many payloads and random bits.
+ * - Every input of a value request equals, byte for byte, a model of the
+ *   generation written the slow, obvious way (one bc_prng_range or
+ *   bc_prng_below draw per element in row-major order, converted through
+ *   double by the compiler, poison in the gaps, guard poison around): the
+ *   definition every value line and every manifest's replay line was made
+ *   with.  Cases follow each other in one arena, reset between them as the
+ *   runner does, with junk written where an answer would go, so a byte
+ *   left over from an earlier case shows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../guard/guard.h"
+#include "half.h"
+#include "value.h"
+
+#if BC_HAVE_FLOAT16
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void test_every_half_to_float(void **state)
+{
+    (void)state;
+    static uint16_t h[65536];
+    static float hw[65536], sw[65536];
+    for (uint32_t i = 0; i < 65536; i++)
+        h[i] = (uint16_t)i;
+    bc_half_to_float(hw, h, 65536, bc_half_hardware());
+    bc_half_to_float_soft(sw, h, 65536);
+    for (uint32_t i = 0; i < 65536; i++)
+        if (float_bits(hw[i]) != float_bits(sw[i]))
+            fail_msg("half 0x%04x: 0x%08x, the software conversion gives 0x%08x", i,
+                     float_bits(hw[i]), float_bits(sw[i]));
+    print_message("F16C %s on this CPU\n", bc_half_hardware() ? "used" : "absent: software only");
+}
+
+/* floats around every half: itself, a float ulp either side, the midpoint
+ * to the next half and an ulp either side of it; NaN payloads; random bits */
+static void test_floats_to_half(void **state)
+{
+    (void)state;
+    enum { N = 65536 * 6 + 2 * 2048 + (1 << 22) };
+    static float f[N];
+    static uint16_t hw[N], sw[N];
+    size_t n = 0;
+    for (uint32_t i = 0; i < 65536; i++) {
+        _Float16 x;
+        uint16_t b = (uint16_t)i, next = (uint16_t)(i + 1);
+        memcpy(&x, &b, sizeof x);
+        uint32_t u = float_bits((float)x);
+        f[n++] = bits_float(u);
+        f[n++] = bits_float(u + 1);
+        f[n++] = bits_float(u - 1);
+        _Float16 y;
+        memcpy(&y, &next, sizeof y);
+        float mid = (float)(((double)x + (double)y) / 2); /* exact: a tie */
+        f[n++] = mid;
+        f[n++] = bits_float(float_bits(mid) + 1);
+        f[n++] = bits_float(float_bits(mid) - 1);
+    }
+    for (uint32_t p = 1; p < (1u << 23); p += 4099) {
+        f[n++] = bits_float(0x7f800000u | p);
+        f[n++] = bits_float(0xff800000u | p);
+    }
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    while (n < N) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        f[n++] = bits_float((uint32_t)(x >> 16));
+    }
+    bc_half_from_float(hw, f, n, bc_half_hardware());
+    bc_half_from_float_soft(sw, f, n);
+    for (size_t i = 0; i < n; i++)
+        if (hw[i] != sw[i])
+            fail_msg("float 0x%08x (%.9g): half 0x%04x, the software conversion gives 0x%04x",
+                     float_bits(f[i]), (double)f[i], hw[i], sw[i]);
+}
+#endif
+
+/* ---- the model of an input's bytes ------------------------------------------ */
+
+static size_t esize_of(bc_dtype t)
+{
+    return bc_dtype_size(t);
+}
+
+/* v stored in dtype t the obvious way (integers wrapped, floats through
+ * double by the compiler); with nonzero, a 0 as stored becomes 1. */
+static void model_store(bc_dtype t, unsigned char *p, int64_t v, int nonzero)
+{
+    uint64_t u = (uint64_t)v;
+    switch (t) {
+    case BC_BOOL: p[0] = v != 0; break;
+    case BC_INT8:
+    case BC_UINT8: p[0] = (unsigned char)u; if (nonzero && p[0] == 0) p[0] = 1; break;
+    case BC_INT32: {
+        uint32_t w = (uint32_t)u;
+        if (nonzero && w == 0)
+            w = 1;
+        memcpy(p, &w, 4);
+        break;
+    }
+    case BC_INT64:
+        if (nonzero && u == 0)
+            u = 1;
+        memcpy(p, &u, 8);
+        break;
+    case BC_FLOAT32: {
+        float x = (float)(double)v;
+        if (nonzero && x == 0)
+            x = 1;
+        memcpy(p, &x, 4);
+        break;
+    }
+#if BC_HAVE_FLOAT16
+    case BC_FLOAT16: {
+        _Float16 x = (_Float16)(double)v;
+        if (nonzero && x == 0)
+            x = 1;
+        memcpy(p, &x, 2);
+        break;
+    }
+#endif
+    default: {
+        double x = (double)v;
+        if (nonzero && x == 0)
+            x = 1;
+        memcpy(p, &x, 8);
+        break;
+    }
+    }
+}
+
+/* Checks input k of a request against the model: every element of the
+ * view, poison (-77, or 0 for bool) elsewhere in its buffer, guard poison
+ * in its margin and in its pages before it. */
+static void check_input(const bc_tensor *in, uint64_t values, int k, int nonzero,
+                        const char *line)
+{
+    const bc_dtype t = in->dtype;
+    const size_t es = esize_of(t);
+    int64_t lo = 0, hi = 0, numel = 1;
+    for (int i = 0; i < in->rank; i++)
+        numel *= in->dims[i];
+    for (int i = 0; i < in->rank && numel > 0; i++) {
+        int64_t span = (in->dims[i] - 1) * in->strides[i];
+        lo += span < 0 ? span : 0;
+        hi += span > 0 ? span : 0;
+    }
+    const int64_t total = in->offset + hi + 1; /* an empty view: its offset + 1 */
+    assert_true(numel == 0 || in->offset + lo >= 0);
+    unsigned char *base = in->data, want[8];
+    static unsigned char seen[(size_t)1 << 24];
+    assert_true(total <= (int64_t)sizeof seen);
+    memset(seen, 0, (size_t)total);
+    bc_prng r;
+    bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
+    int64_t idx[BC_MAX_RANK] = {0};
+    for (int64_t j = 0; j < numel; j++) {
+        int64_t off = in->offset;
+        for (int i = 0; i < in->rank; i++)
+            off += idx[i] * in->strides[i];
+        int64_t v;
+        if (values != 0)
+            v = t == BC_BOOL ? (int64_t)bc_prng_below(&r, 2)
+                             : bc_prng_range(&r, t == BC_UINT8 ? 0 : -9, t == BC_UINT8 ? 18 : 9);
+        else if (t == BC_BOOL)
+            v = (j + k) % 3 != 0;
+        else
+            v = (int64_t)k * 97 + j + 1;
+        model_store(t, want, v, nonzero);
+        if (memcmp(base + off * (int64_t)es, want, es) != 0)
+            fail_msg("%s: input %d, element %lld (offset %lld) differs from the model", line, k,
+                     (long long)j, (long long)off);
+        seen[off] = 1;
+        for (int i = in->rank - 1; i >= 0; i--) {
+            if (++idx[i] < in->dims[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    model_store(t, want, t == BC_BOOL ? 0 : -77, 0);
+    for (int64_t e = 0; e < total; e++)
+        if (!seen[e] && memcmp(base + e * (int64_t)es, want, es) != 0)
+            fail_msg("%s: input %d, gap element %lld is not poison", line, k, (long long)e);
+    const unsigned char *end = base + total * (int64_t)es;
+    for (int b = 0; b < BC_GUARD_MARGIN; b++)
+        if (end[b] != BC_GUARD_POISON)
+            fail_msg("%s: input %d, margin byte %d is 0x%02x", line, k, b, end[b]);
+    const unsigned char *page = (const unsigned char *)((uintptr_t)base & ~(uintptr_t)4095);
+    for (const unsigned char *p = page; p < base; p++)
+        if (*p != BC_GUARD_POISON)
+            fail_msg("%s: input %d, byte %lld before it is 0x%02x", line, k,
+                     (long long)(p - base), *p);
+}
+
+static void check_cases(bc_value_tier tier, int cases)
+{
+    bc_arena *a = bc_arena_new();
+    assert_non_null(a);
+    bc_sut_value_caps caps = {~0u, ~0u, ~0u, 8, 8};
+    bc_semantics sem;
+    memset(&sem, 0, sizeof sem);
+    static const bc_rule rules[] = {BC_RULE_NUMPY, BC_RULE_NONE, BC_RULE_BROADCAST_TO,
+                                    BC_RULE_ONNX_UNI};
+    int checked = 0, strided = 0, f16 = 0, divisors = 0, distinct = 0;
+    for (int i = 0; i < cases; i++) {
+        bc_prng g;
+        bc_prng_init(&g, 0x5eed, 0x7e57u + (uint64_t)tier, (uint64_t)i);
+        bc_vector c;
+        bc_value_gen_tier(&g, rules[i % 4], ~0u, &caps, &sem, i % 3 == 0, (int)tier, &c);
+        char line[4096], why[256];
+        bc_vector_format(&c, line, sizeof line);
+        bc_arena_reset(a);
+        bc_value_request vr;
+        if (bc_value_request_build(&c, c.value.layout, a, &vr, why, sizeof why) != 0)
+            continue; /* a case no tensor is made for */
+        const bc_eval_request *q = &vr.req;
+        for (int k = 0; k < q->ninputs; k++) {
+            int nonzero = c.value.kind == BC_VALUE_ELEMENTWISE && c.value.op == BC_OP_DIV && k > 0;
+            check_input(&q->inputs[k], c.value.values, k, nonzero, line);
+            strided += c.value.layout != 0;
+            f16 += q->inputs[k].dtype == BC_FLOAT16;
+            divisors += nonzero;
+            distinct += c.value.values == 0;
+        }
+        /* the output: poison throughout, and its margin */
+        const unsigned char *out = q->out;
+        size_t bytes = (size_t)q->out_capacity * esize_of(q->out_dtype);
+        for (size_t b = 0; b < bytes + BC_GUARD_OUTPUT_MARGIN; b++)
+            if (out[b] != BC_GUARD_POISON)
+                fail_msg("%s: output byte %zu is 0x%02x", line, b, out[b]);
+        assert_false(bc_value_guard_broken(&vr, a));
+        /* an answer's worth of junk, which the next case's buffers must not show */
+        memset(q->out, 0x3c, bytes);
+        for (int k = 0; k < q->ninputs; k++)
+            memset(q->inputs[k].data, 0x3c, esize_of(q->inputs[k].dtype));
+        checked++;
+    }
+    print_message("%d cases checked: %d strided inputs, %d float16, %d divisors, %d values=0\n",
+                  checked, strided, f16, divisors, distinct);
+    assert_true(checked > cases / 2 && strided > 0 && divisors > 0 && distinct > 0);
+#if BC_HAVE_FLOAT16
+    assert_true(f16 > 0);
+#endif
+    bc_arena_free(a);
+}
+
+static void test_small_tier_inputs_are_the_model(void **state)
+{
+    (void)state;
+    check_cases(BC_TIER_SMALL, 3000);
+}
+
+static void test_medium_tier_inputs_are_the_model(void **state)
+{
+    (void)state;
+    check_cases(BC_TIER_MEDIUM, 300);
+}
+
+/* A wild write past an output's last element still breaks its guard when
+ * the slot it lands in held a larger buffer before. */
+static void test_output_overrun_still_caught(void **state)
+{
+    (void)state;
+    bc_arena *a = bc_arena_new();
+    assert_non_null(a);
+    bc_shape big = {1, {100000}}, small = {1, {1000}};
+    bc_value_request vr;
+    bc_params p;
+    memset(&p, 0, sizeof p);
+    for (int round = 0; round < 2; round++) {
+        const bc_shape *s = round == 0 ? &big : &small;
+        bc_arena_reset(a);
+        assert_int_equal(bc_value_request_make(&vr, BC_VALUE_BROADCAST, BC_OP_ADD, &p, 1, s, 0, 0,
+                                               vr.inputs, BC_INT32, s->dims[0], a),
+                         0);
+        assert_false(bc_value_guard_broken(&vr, a));
+        memset(vr.req.out, 0, (size_t)s->dims[0] * 4); /* every element written */
+        assert_false(bc_value_guard_broken(&vr, a));
+        ((unsigned char *)vr.req.out)[s->dims[0] * 4] = 0; /* one byte past */
+        assert_true(bc_value_guard_broken(&vr, a));
+    }
+    bc_arena_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#if BC_HAVE_FLOAT16
+        cmocka_unit_test(test_every_half_to_float),
+        cmocka_unit_test(test_floats_to_half),
+#endif
+        cmocka_unit_test(test_small_tier_inputs_are_the_model),
+        cmocka_unit_test(test_medium_tier_inputs_are_the_model),
+        cmocka_unit_test(test_output_overrun_still_caught),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
