@@ -35,6 +35,7 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_simd_tail,
     &bc_mutant_matmul_k_unchecked,
     &bc_mutant_matmul_promoted_kept,
+    &bc_mutant_matmul_batch_modulo,
 };
 
 const bc_sut *const *bc_builtin_suts(int *count)

@@ -170,7 +170,8 @@ static void test_builtin_mutants_out_of_process(void **state)
     char cases[32], value_cases[32];
     budget(cases, value_cases, sizeof cases);
     static const char *const mutants[] = {"mutant:offset-ignored", "mutant:rank7-collapse",
-                                          "mutant:contiguous-assumed", "mutant:flat-modulo"};
+                                          "mutant:contiguous-assumed", "mutant:flat-modulo",
+                                          "mutant:matmul-batch-modulo"};
     for (size_t m = 0; m < sizeof mutants / sizeof *mutants; m++) {
         char sut[1024];
         snprintf(sut, sizeof sut, "exec:%s --builtin %s", BC_WORKER, mutants[m]);
