@@ -173,19 +173,19 @@ static void strided_views(void **state)
 static void errors(void **state)
 {
     (void)state;
-    const int32_t x[6] = {0};
-    int32_t out[6];
+    const int32_t x[9] = {0};
+    int32_t out[9];
     const uint8_t flags[4] = {1, 0, 1, 1};
     uint8_t bout[4];
     assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[]", x, "[3]", x, "[]", out, 4),
                      BC_ERR_RANK_MISMATCH);
-    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,3]", x, "[2,3]", x, "[2,3]", out, 24),
+    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,3]", x, "[2,3]", x, "[2,3]", out, sizeof out),
                      BC_ERR_DIM_MISMATCH);
-    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,1,3]", x, "[3,3,1]", x, "[2,1,1]", out, 24),
+    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,1,3]", x, "[3,3,1]", x, "[2,1,1]", out, sizeof out),
                      BC_ERR_DIM_MISMATCH); /* batch 2 against 3 */
     assert_int_equal(mm(BC_EVAL_NAIVE, BC_BOOL, "[2,2]", flags, "[2,2]", flags, "[2,2]", bout, 4),
                      BC_ERR_BAD_PARAMS);
-    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,3]", x, "[3,2]", x, "[3,3]", out, 36),
+    assert_int_equal(mm(BC_EVAL_NAIVE, BC_INT32, "[2,3]", x, "[3,2]", x, "[3,3]", out, sizeof out),
                      BC_ERR_BAD_PARAMS); /* the output's shape */
     bc_params numpy = {.rule = BC_RULE_NUMPY};
     bc_shape s = sh("[2]");
