@@ -170,8 +170,7 @@ static void test_builtin_mutants_out_of_process(void **state)
     char cases[32], value_cases[32];
     budget(cases, value_cases, sizeof cases);
     static const char *const mutants[] = {"mutant:offset-ignored", "mutant:rank7-collapse",
-                                          "mutant:contiguous-assumed", "mutant:flat-modulo",
-                                          "mutant:matmul-batch-modulo"};
+                                          "mutant:contiguous-assumed", "mutant:flat-modulo"};
     for (size_t m = 0; m < sizeof mutants / sizeof *mutants; m++) {
         char sut[1024];
         snprintf(sut, sizeof sut, "exec:%s --builtin %s", BC_WORKER, mutants[m]);
@@ -183,6 +182,13 @@ static void test_builtin_mutants_out_of_process(void **state)
         snprintf(name, sizeof name, "exec-%s", mutants[m] + strlen("mutant:"));
         replay_all(args, name, 1);
     }
+    /* matmul values (EVAL kind 4) through the wire and back */
+    char sut[1024];
+    snprintf(sut, sizeof sut, "exec:%s --builtin mutant:matmul-batch-modulo", BC_WORKER);
+    const char *matmul[] = {"--sut", sut, "--rule", "matmul", "--property", "matmul-values",
+                            "--value-cases", value_cases, "--jobs", "2", "--timeout-ms", "60000",
+                            NULL};
+    replay_all(matmul, "exec-matmul-batch-modulo", 1);
 }
 
 static void test_faulty_adapters(void **state)
