@@ -25,7 +25,7 @@ extern const bc_sut bc_mutant_contiguous_assumed, bc_mutant_flat_modulo,
     bc_mutant_sum_skips_stretched, bc_mutant_where_cond_full_shape, bc_mutant_nary_no_broadcast,
     bc_mutant_stretched_stride_kept, bc_mutant_explicit_as_right_aligned,
     bc_mutant_sum_keeps_leading, bc_mutant_broadcast_swapped_assign, bc_mutant_offset_ignored,
-    bc_mutant_rank7_collapse, bc_mutant_simd_tail;
+    bc_mutant_rank7_collapse, bc_mutant_simd_tail, bc_mutant_matmul_batch_modulo;
 /* partial_mutants.c */
 extern const bc_sut bc_mutant_partial_unknown_times_one, bc_mutant_partial_interval_as_one,
     bc_mutant_partial_symbols_equal, bc_mutant_partial_merge_intersects,

@@ -57,6 +57,7 @@ static int inputs_wanted(const bc_eval_request *req)
     switch (req->kind) {
     case BC_VALUE_ELEMENTWISE: return req->n;
     case BC_VALUE_SELECT: return 3;
+    case BC_VALUE_MATMUL: return 2;
     default: return 1;
     }
 }
@@ -70,7 +71,8 @@ static void unsupported(bc_sut_answer *answer, const char *why)
 void bc_reference_eval(bc_evaluator ev, const bc_eval_request *req, bc_sut_answer *answer)
 {
     if ((unsigned)req->kind >= BC_VALUE_OP_COUNT || req->ninputs != inputs_wanted(req) ||
-        (req->kind == BC_VALUE_SELECT && req->n != 3)) {
+        (req->kind == BC_VALUE_SELECT && req->n != 3) ||
+        (req->kind == BC_VALUE_MATMUL && req->n != 2)) {
         unsupported(answer, "malformed value request (kind, or its number of inputs)");
         return;
     }
@@ -101,6 +103,9 @@ void bc_reference_eval(bc_evaluator ev, const bc_eval_request *req, bc_sut_answe
         break;
     case BC_VALUE_BROADCAST:
         kind = bc_eval_broadcast(ev, req->params, &in[0], &req->shapes[1], &out, &err);
+        break;
+    case BC_VALUE_MATMUL:
+        kind = bc_eval_matmul(ev, req->params, &in[0], &in[1], &out, &err);
         break;
     default:
         kind = bc_eval_sum_to_shape(ev, req->params, req->n, req->shapes, req->operand, &in[0],

@@ -465,6 +465,65 @@ static void simd_tail(const bc_sut *sut, const bc_eval_request *req, bc_sut_answ
     free(full);
 }
 
+/* The matrix of batch index `flat` (row-major over x's own batch axes)
+ * of matmul operand x: its last one or two axes. */
+static bc_tensor batch_matrix(const bc_tensor *x, int64_t flat)
+{
+    const int mat = x->rank >= 2 ? 2 : 1, xb = x->rank - mat;
+    bc_tensor m = *x;
+    for (int t = xb - 1; t >= 0; t--) {
+        m.offset += (flat % x->dims[t]) * x->strides[t];
+        flat /= x->dims[t];
+    }
+    m.rank = mat;
+    memmove(m.dims, &x->dims[xb], (size_t)mat * sizeof m.dims[0]);
+    memmove(m.strides, &x->strides[xb], (size_t)mat * sizeof m.strides[0]);
+    return m;
+}
+
+/* matmul that broadcasts the batch by reading each operand's batch matrix
+ * (j mod its batch count) for the result's batch j: right when an operand
+ * lacks leading batch axes, wrong for a stretched 1 with a larger axis
+ * after it.  Modelled on huggingface/candle#3744 (fix PR #3960: a CPU
+ * matmul with a stride-0 broadcast batch folded into one gemm, silently
+ * wrong values). */
+static void matmul_batch_modulo(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    bc_reference_eval(BC_EVAL_FAST, req, a);
+    int64_t numel;
+    if (req->kind != BC_VALUE_MATMUL || a->status != BC_SUT_OK ||
+        bc_shape_numel(&a->shape, &numel) != BC_OK || numel == 0 || numel > req->out_capacity)
+        return;
+    const bc_tensor *x = &req->inputs[0], *y = &req->inputs[1];
+    const int mat = (x->rank >= 2) + (y->rank >= 2), rb = a->shape.rank - mat;
+    int64_t batches = 1, xn = 1, yn = 1;
+    for (int t = 0; t < rb; t++)
+        batches *= a->shape.dims[t];
+    for (int t = 0; t < x->rank - (x->rank >= 2 ? 2 : 1); t++)
+        xn *= x->dims[t];
+    for (int t = 0; t < y->rank - (y->rank >= 2 ? 2 : 1); t++)
+        yn *= y->dims[t];
+    if (batches == 0 || xn == 0 || yn == 0)
+        return;
+    const int64_t per = numel / batches;
+    bc_shape ms;
+    ms.rank = mat;
+    for (int t = 0; t < mat; t++)
+        ms.dims[t] = a->shape.dims[rb + t];
+    const size_t es = bc_dtype_size(req->out_dtype);
+    for (int64_t j = 0; j < batches; j++) {
+        bc_tensor mx = batch_matrix(x, j % xn), my = batch_matrix(y, j % yn);
+        bc_tensor out = bc_tensor_contiguous(req->out_dtype, &ms, (char *)req->out + (size_t)(j * per) * es);
+        bc_error err;
+        if (bc_eval_matmul(BC_EVAL_NAIVE, req->params, &mx, &my, &out, &err) != BC_OK) {
+            a->status = BC_SUT_INTERNAL_ERROR;
+            snprintf(a->message, sizeof a->message, "%s", err.message);
+            return;
+        }
+    }
+}
+
 #define VALUE_MUTANT(ident, fn, name, what, cite)                  \
     static const bc_sut_ops ident##_ops = {reference_infer, fn, NULL}; \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -506,3 +565,7 @@ VALUE_MUTANT(bc_mutant_simd_tail, simd_tail, "mutant:simd-tail",
              "past 1,000 elements, a vector loop of 8 leaves the last count mod 8 "
              "elements of an elementwise result unwritten",
              "amd/IRON PR #198");
+VALUE_MUTANT(bc_mutant_matmul_batch_modulo, matmul_batch_modulo, "mutant:matmul-batch-modulo",
+             "matmul reads each operand's batch matrix (j mod its batch count) for result batch "
+             "j: wrong for a stretched 1 before a larger batch axis",
+             "huggingface/candle#3744 (fix PR #3960)");

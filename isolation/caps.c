@@ -51,7 +51,8 @@ int bc_caps_refuse_shape(const bc_adapter_capabilities *caps, const bc_params *p
     return refuse_shapes(caps, p, n, shapes, why, cap);
 }
 
-static const char *const kind_names[] = {"elementwise", "select", "broadcast", "sum-to-shape"};
+static const char *const kind_names[] = {"elementwise", "select", "broadcast", "sum-to-shape",
+                                         "matmul"};
 
 static int refuse_dtype(const bc_adapter_capabilities *c, bc_dtype t, char *why, size_t cap)
 {
@@ -114,7 +115,7 @@ static const char *feature_name(int i) { return i == 0 ? "shape" : kind_names[i 
 
 void bc_caps_format(const bc_adapter_capabilities *c, char *buf, size_t cap)
 {
-    size_t at = names(buf, cap, 0, "implements", c->features, 5, feature_name);
+    size_t at = names(buf, cap, 0, "implements", c->features, 1 + BC_VALUE_OP_COUNT, feature_name);
     at = names(buf, cap, at, "rules", c->rules, BC_RULE_COUNT, rule_name);
     if (bit(c->rules, BC_RULE_PDPD) || (c->profiles & ~1u))
         at = names(buf, cap, at, "profiles", c->profiles, BC_PROFILE_COUNT, profile_name);

@@ -115,8 +115,8 @@ static int op_index(const char *name)
     if (bc_op_from_name(name, &op) == 0)
         return (int)op;
     /* the value kinds a case's op= also names */
-    static const char *const kinds[] = {"where", "broadcast", "sum-to-shape"};
-    for (int k = 0; k < 3; k++)
+    static const char *const kinds[] = {"where", "broadcast", "sum-to-shape", "matmul"};
+    for (int k = 0; k < (int)(sizeof kinds / sizeof kinds[0]); k++)
         if (strcmp(name, kinds[k]) == 0)
             return BC_OP_COUNT + k;
     return -1;

@@ -510,8 +510,10 @@ static void gen_ov_broadcast(bc_prng *r, const bc_shape *result, bc_vector *c)
 static void gen_matmul(bc_prng *r, const bc_gen_request *req, const bc_shape *batch,
                        bc_vector *c)
 {
-    const int64_t rows = gen_dim(r, req->max_dim), inner = gen_dim(r, req->max_dim),
-                  cols = gen_dim(r, req->max_dim);
+    /* a value case's matrices stay small (0 .. 5: k = 0 gives zeros) */
+    const int64_t max_dim = req->value_sized ? 5 : req->max_dim;
+    const int64_t rows = gen_dim(r, max_dim), inner = gen_dim(r, max_dim),
+                  cols = gen_dim(r, max_dim);
     const int ones = (int)bc_prng_range(r, 10, 60);
     const int owner = bc_prng_percent(r, 70) ? (int)bc_prng_below(r, 2) : -1;
     c->nshapes = 2;
@@ -539,7 +541,10 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
     c->nshapes = 0;
     c->expect = BC_EXPECT_ANY_ERROR;
     bc_shape result;
-    if (req->value_sized && req->value_tier == 2)
+    const int value_rank = req->max_rank > 0 ? req->max_rank : BC_MAX_RANK;
+    if (req->value_sized && rule == BC_RULE_MATMUL) /* the batch; small in every tier */
+        gen_value_result(r, value_rank > 2 ? value_rank - 2 : 0, &result);
+    else if (req->value_sized && req->value_tier == 2)
         gen_huge_result(r, &result);
     else if (req->value_sized && req->value_tier == 1)
         gen_medium_result(r, req->max_rank > 0 ? req->max_rank : BC_MAX_RANK, &result);

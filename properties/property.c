@@ -40,6 +40,7 @@ enum {
     P_PARTIAL_STATIC_AGREES,
     P_MATMUL_BATCH_IS_NUMPY,
     P_MATMUL_SWAP_TRANSPOSES,
+    P_MATMUL_VALUES,
     P_COUNT
 };
 
@@ -165,6 +166,14 @@ static const bc_property_info properties[P_COUNT] = {
         "Operand-order asymmetry: one side's 1-D promotion or batch stretch handled differently "
         "from the other's.",
         R(BC_RULE_MATMUL), 0, 0},
+    [P_MATMUL_VALUES] = {
+        "matmul-values", "differential",
+        "The SUT computes matmul (batch broadcast, 1-D promotion, k = 0, size-0 batches, strided "
+        "inputs) as the naive reference does: integers exactly, floats within the rounding "
+        "bound of any summation order (gamma_K(u) sum |a||b|), and rejects what it rejects.",
+        "A wrong batch stride for a stretched batch dim, a promoted 1-D axis read as a row of "
+        "the other kind, a k = 0 product left unwritten.",
+        R(BC_RULE_MATMUL), 1, 0},
 };
 
 const bc_property_info *bc_properties(int *count)
@@ -233,6 +242,9 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
         bc_value_gen_tier(r, rule,
                           BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SELECT),
                           caps, semantics, 0, (int)tier, c);
+        return;
+    case P_MATMUL_VALUES:
+        bc_value_gen_tier(r, rule, BC_VALUE_KIND(BC_VALUE_MATMUL), caps, semantics, 0, (int)tier, c);
         return;
     case P_SUM_OF_BROADCAST:
         bc_value_gen_tier(r, rule, BC_VALUE_KIND(BC_VALUE_BROADCAST), caps, semantics, 0, (int)tier, c);
@@ -811,10 +823,11 @@ static int same_question(bc_check_ctx *ctx, const bc_value_request *vr, bc_value
 }
 
 /* Compares two value answers: statuses, shapes, then every element. */
-static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
-                      const char *got_name, const bc_value_request *want_vr,
-                      const bc_sut_answer *want, const char *want_name, double tol, char *detail,
-                      size_t cap)
+/* judge, with a tolerance per element (tols, row-major) when not NULL. */
+static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answer *got,
+                              const char *got_name, const bc_value_request *want_vr,
+                              const bc_sut_answer *want, const char *want_name, double tol,
+                              const double *tols, char *detail, size_t cap)
 {
     if (got->status == BC_SUT_UNSUPPORTED || want->status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
@@ -826,7 +839,7 @@ static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
         /* the common case: compare the values (the answers are described below
          * only for a failure: formatting them cost more than the check) */
         bc_tensor gt = bc_value_output(got_vr, got), wt = bc_value_output(want_vr, want);
-        return bc_value_differ_within(&gt, got_name, &wt, want_name, tol, detail, cap)
+        return bc_value_differ_bounded(&gt, got_name, &wt, want_name, tol, tols, detail, cap)
                    ? BC_CHECK_FAIL
                    : BC_CHECK_PASS;
     }
@@ -855,6 +868,14 @@ static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
     snprintf(detail, cap, "%s gives shape %s, more elements than the rule's result has (%lld)",
              got_name, g, (long long)got_vr->req.out_capacity);
     return BC_CHECK_FAIL;
+}
+
+static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
+                      const char *got_name, const bc_value_request *want_vr,
+                      const bc_sut_answer *want, const char *want_name, double tol, char *detail,
+                      size_t cap)
+{
+    return judge_bounded(got_vr, got, got_name, want_vr, want, want_name, tol, NULL, detail, cap);
 }
 
 /* What a value property does with a case it cannot make tensors for. */
@@ -905,9 +926,11 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
         return BC_CHECK_PASS; /* a shape-only case: nothing to compute */
     bc_check verdict;
     /* a sum-to-shape oracle under float16_sum=wide or int_overflow=saturate
-     * holds its terms and sums in 8 bytes each */
-    if (over_budget(ctx, c, 1, 2, c->value.kind == BC_VALUE_SUM_TO_SHAPE ? 16 : 0, 0, &verdict,
-                    detail, cap))
+     * holds its terms and sums in 8 bytes each; a float matmul a bound (a
+     * double) per result element */
+    const bc_value_op kind = c->value.kind;
+    if (over_budget(ctx, c, 1, 2, kind == BC_VALUE_SUM_TO_SHAPE ? 16 : kind == BC_VALUE_MATMUL ? 8 : 0,
+                    0, &verdict, detail, cap))
         return verdict;
     bc_value_request *sut = new_request(ctx), *oracle = new_request(ctx);
     char why[256];
@@ -943,9 +966,17 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
             bc_value_clamped_sum(sut, ctx->arena, &wt) != 0)
             return not_concrete("an exact integer sum past int64", detail, cap);
     }
+    /* matmul (RULES.md §15.5): integers bit-exact, floats within the
+     * order-free rounding bound of each element */
+    double *tols = NULL;
+    if (kind == BC_VALUE_MATMUL && want.status == BC_SUT_OK &&
+        (dtype == BC_FLOAT16 || dtype == BC_FLOAT32 || dtype == BC_FLOAT64) &&
+        bc_value_matmul_bounds(oracle, ctx->arena, &tols) != 0)
+        return not_concrete("a sum of products that may round past the dtype's largest value: "
+                            "no order-free bound", detail, cap);
     if (got.status == BC_SUT_OK && want.status == BC_SUT_OK)
         ctx->compared_bytes += sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
-    return judge(sut, &got, "SUT", oracle, &want, "reference", tol, detail, cap);
+    return judge_bounded(sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail, cap);
 }
 
 static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
@@ -1152,6 +1183,7 @@ static const check_fn checks[P_COUNT] = {
     [P_SUM_OF_BROADCAST] = sum_of_broadcast,
     [P_MATMUL_BATCH_IS_NUMPY] = matmul_batch_is_numpy,
     [P_MATMUL_SWAP_TRANSPOSES] = matmul_swap_transposes,
+    [P_MATMUL_VALUES] = value_differential, /* its cases: op=matmul only */
 };
 
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,

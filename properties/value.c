@@ -11,6 +11,7 @@
  */
 #include "value.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdalign.h>
 #include <stdio.h>
@@ -253,6 +254,8 @@ static unsigned kinds_of_rule(bc_rule rule)
     case BC_RULE_ONNX_UNI:
     case BC_RULE_PDPD:
         return BC_VALUE_KIND(BC_VALUE_ELEMENTWISE) | BC_VALUE_KIND(BC_VALUE_SUM_TO_SHAPE);
+    case BC_RULE_MATMUL:
+        return BC_VALUE_KIND(BC_VALUE_MATMUL);
     default:
         return BC_VALUE_KIND(BC_VALUE_BROADCAST) | BC_VALUE_KIND(BC_VALUE_SUM_TO_SHAPE);
     }
@@ -262,7 +265,7 @@ static bc_value_op pick_kind(bc_prng *r, unsigned allowed)
 {
     static const int weight[BC_VALUE_OP_COUNT] = {
         [BC_VALUE_ELEMENTWISE] = 60, [BC_VALUE_SELECT] = 15,
-        [BC_VALUE_BROADCAST] = 70, [BC_VALUE_SUM_TO_SHAPE] = 25};
+        [BC_VALUE_BROADCAST] = 70, [BC_VALUE_SUM_TO_SHAPE] = 25, [BC_VALUE_MATMUL] = 50};
     int total = 0;
     for (int k = 0; k < BC_VALUE_OP_COUNT; k++)
         total += (allowed >> k & 1u) ? weight[k] : 0;
@@ -347,7 +350,7 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
      * 2048, where the order of the additions changes the result: a library
      * that accumulates in float32 declares float16_sum=wide, and is checked
      * so, docs/ENGINE.md.) */
-    if (v.kind == BC_VALUE_SUM_TO_SHAPE)
+    if (v.kind == BC_VALUE_SUM_TO_SHAPE || v.kind == BC_VALUE_MATMUL)
         dtypes &= ~(1u << BC_BOOL);
     /* The huge tier's results are past 2^31 elements of one byte each:
      * larger elements would not fit a memory budget a machine has. */
@@ -396,6 +399,10 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
      * (|x| <= 9) keep every order exact up to 2^24 / 9 terms: past the
      * medium tier's 2^20. */
     if (tier > 0 && v.kind == BC_VALUE_SUM_TO_SHAPE && v.values == 0)
+        v.values = bc_prng_next(r) | 1u;
+    /* binary16 products of the distinct values (up to ~200 each) overflow
+     * 65504 in a few terms; |x| <= 9 keeps every matmul sum finite */
+    if (v.kind == BC_VALUE_MATMUL && v.dtype == BC_FLOAT16 && v.values == 0)
         v.values = bc_prng_next(r) | 1u;
     c->value = v;
 }
@@ -731,6 +738,12 @@ int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
         ok = n >= 1 &&
              make_tensor(a, &c->shapes[0], v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
         break;
+    case BC_VALUE_MATMUL:
+        ninputs = n;
+        for (int i = 0; i < n && ok; i++)
+            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, i, 0,
+                             &vr->inputs[i]) == 0;
+        break;
     default:
         ninputs = 1;
         ok = make_tensor(a, &broadcast, v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
@@ -779,6 +792,13 @@ int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor 
 int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_tensor *want,
                            const char *want_name, double tol, char *detail, size_t cap)
 {
+    return bc_value_differ_bounded(got, got_name, want, want_name, tol, NULL, detail, cap);
+}
+
+int bc_value_differ_bounded(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                            const char *want_name, double tol, const double *tols, char *detail,
+                            size_t cap)
+{
     bc_shape s = bc_tensor_shape(want);
     int64_t numel = numel_of(&s), first = -1, count = 0;
     const size_t esize = bc_dtype_size(want->dtype);
@@ -790,7 +810,7 @@ int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_
     for (int64_t i = 0; i < numel; i++) {
         int same = flat && memcmp((const char *)got->data + (size_t)i * esize,
                                   (const char *)want->data + (size_t)i * esize, esize) == 0;
-        if (!same && !same_element(got, want, i, tol)) {
+        if (!same && !same_element(got, want, i, tols ? tols[i] : tol)) {
             first = first < 0 ? i : first;
             count++;
         }
@@ -812,8 +832,9 @@ int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_
     format_element(got, first, g, sizeof g);
     format_element(want, first, w, sizeof w);
     char within[48] = "";
-    if (tol > 0)
-        snprintf(within, sizeof within, " by more than %.9g", tol);
+    const double first_tol = tols ? tols[first] : tol;
+    if (first_tol > 0)
+        snprintf(within, sizeof within, " by more than %.9g", first_tol);
     snprintf(detail, cap, "%s %s: element %s is %s, %s has %s (%lld of %lld elements differ%s)",
              bc_dtype_name(want->dtype), got_name, where, g, want_name, w, (long long)count,
              (long long)numel, within);
@@ -942,4 +963,53 @@ void bc_value_scale(const bc_tensor *x, int64_t factor, int saturate, const bc_t
         else
             put_int(out->dtype, element(out, i), (int64_t)((uint64_t)v * (uint64_t)factor));
     }
+}
+
+/* The unit roundoff u = 2^-p of a float dtype with p significand bits. */
+static double unit_roundoff(bc_dtype t)
+{
+    return t == BC_FLOAT16 ? 0x1p-11 : t == BC_FLOAT32 ? 0x1p-24 : 0x1p-53;
+}
+
+/* gamma_n = n u / (1 - n u) (Higham, "Accuracy and Stability of Numerical
+ * Algorithms", 2nd ed., 2002, §3.1 Lemma 3.1); infinity when n u >= 1/2. */
+static double gamma_n(int64_t n, double u)
+{
+    double nu = (double)n * u;
+    return nu >= 0.5 ? INFINITY : nu / (1 - nu);
+}
+
+int bc_value_matmul_bounds(const bc_value_request *vr, bc_arena *a, double **tols)
+{
+    const bc_eval_request *q = &vr->req;
+    if (q->kind != BC_VALUE_MATMUL || q->ninputs != 2)
+        return -1;
+    const bc_tensor *x = &q->inputs[0], *y = &q->inputs[1];
+    bc_shape result, s[2] = {bc_tensor_shape(x), bc_tensor_shape(y)};
+    if (bc_infer_matmul(&s[0], &s[1], &result, NULL) != BC_OK)
+        return -1;
+    int64_t numel = numel_of(&result);
+    double *t = numel >= 0 ? bc_arena_alloc(a, (size_t)(numel ? numel : 1) * sizeof *t) : NULL;
+    if (!t || bc_matmul_abs_sums(q->params, x, y, t, NULL) != BC_OK)
+        return -1;
+    /* Higham (3.5): any order of the K products' sum, each operation
+     * rounded with unit roundoff u (or wider, then rounded once), is within
+     * gamma_K(u) * sum_k |a_k b_k| of the exact sum.  The reference's own
+     * answer is the long double sum (within gamma_K(u_ld) * S of exact)
+     * rounded once (u of its magnitude): the three together bound the
+     * distance between the two answers. */
+    const int64_t k = s[0].dims[s[0].rank - 1];
+    const double u = unit_roundoff(x->dtype), uld = LDBL_EPSILON / 2;
+    const double factor = gamma_n(k, u) + u * (1 + gamma_n(k, uld)) + gamma_n(k, uld);
+    const double top = x->dtype == BC_FLOAT16 ? 65504.0 : x->dtype == BC_FLOAT32 ? FLT_MAX
+                                                                                 : DBL_MAX;
+    for (int64_t e = 0; e < numel; e++) {
+        /* a sum that may round past the largest finite value is inf in
+         * some orders and not in others: nothing order-free to compare */
+        if (!(t[e] * (1 + factor) < top))
+            return -1;
+        t[e] *= factor;
+    }
+    *tols = t;
+    return 0;
 }

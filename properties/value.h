@@ -105,6 +105,20 @@ int bc_value_differ(const bc_tensor *got, const char *got_name, const bc_tensor 
 int bc_value_differ_within(const bc_tensor *got, const char *got_name, const bc_tensor *want,
                            const char *want_name, double tol, char *detail, size_t cap);
 
+/* bc_value_differ_within with a tolerance per element: tols[i] for
+ * row-major element i when tols is not NULL, else tol for every one. */
+int bc_value_differ_bounded(const bc_tensor *got, const char *got_name, const bc_tensor *want,
+                            const char *want_name, double tol, const double *tols, char *detail,
+                            size_t cap);
+
+/* The tolerance of each element of a float matmul question vr
+ * (docs/PROPERTIES.md "matmul-values"): tols[e] gets the bound on how far
+ * a sum of the K products of element e, computed in any order with each
+ * step rounded to the dtype (or wider), lies from the reference's (long
+ * double, rounded once).  0, or -1 out of memory or when a bound could
+ * reach the dtype's overflow threshold (no order-free answer). */
+int bc_value_matmul_bounds(const bc_value_request *vr, bc_arena *a, double **tols);
+
 /* The oracle of a float16 sum-to-shape question vr under float16_sum=wide
  * (docs/ENGINE.md "Value semantics"): want (contiguous, float16, of the
  * output's shape) gets each exact sum rounded once to float16.  Returns the

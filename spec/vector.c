@@ -119,11 +119,13 @@ int bc_value_set_option(bc_value_case *v, const char *key, const char *value, ch
             v->kind = BC_VALUE_BROADCAST;
         } else if (strcmp(value, "sum-to-shape") == 0) {
             v->kind = BC_VALUE_SUM_TO_SHAPE;
+        } else if (strcmp(value, "matmul") == 0) {
+            v->kind = BC_VALUE_MATMUL;
         } else if (bc_op_from_name(value, &v->op) == 0) {
             v->kind = BC_VALUE_ELEMENTWISE;
         } else {
             WHY("op: unknown operation '%s' (expected add, sub, mul, div, max, min, equal, "
-                "less, and, or, where, broadcast or sum-to-shape)", value);
+                "less, and, or, where, broadcast, sum-to-shape or matmul)", value);
             return -1;
         }
         return 1;
@@ -162,6 +164,7 @@ const char *bc_value_case_op_name(const bc_value_case *v)
     case BC_VALUE_ELEMENTWISE: return bc_op_name(v->op);
     case BC_VALUE_SELECT: return "where";
     case BC_VALUE_BROADCAST: return "broadcast";
+    case BC_VALUE_MATMUL: return "matmul";
     default: return "sum-to-shape";
     }
 }
@@ -177,6 +180,7 @@ static unsigned rules_of_kind(bc_value_op kind)
     case BC_VALUE_ELEMENTWISE: return none | numpy | binary;
     case BC_VALUE_SELECT: return none | numpy;
     case BC_VALUE_BROADCAST: return to;
+    case BC_VALUE_MATMUL: return 1u << BC_RULE_MATMUL;
     default: return none | numpy | binary | to;
     }
 }
@@ -193,6 +197,7 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
         WHY("op=%s does not compute under rule %s (%s)", op, bc_rule_name(rule),
             val->kind == BC_VALUE_BROADCAST ? "broadcast-to, bidirectional and explicit do"
             : val->kind == BC_VALUE_SELECT  ? "none and numpy do"
+            : val->kind == BC_VALUE_MATMUL  ? "matmul does"
                                             : "none, numpy, onnx-uni and pdpd do");
         return -1;
     }
@@ -228,7 +233,8 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
      * bool_sub=xor); a run under others answers it "unsupported" */
     const bc_semantics any = {.bool_sub = BC_BOOL_SUB_XOR};
     if ((val->kind == BC_VALUE_ELEMENTWISE && !bc_op_takes_dtype_under(val->op, val->dtype, &any)) ||
-        (val->kind == BC_VALUE_SUM_TO_SHAPE && val->dtype == BC_BOOL)) {
+        ((val->kind == BC_VALUE_SUM_TO_SHAPE || val->kind == BC_VALUE_MATMUL) &&
+         val->dtype == BC_BOOL)) {
         WHY("op=%s is not defined on dtype %s", op, bc_dtype_name(val->dtype));
         return -1;
     }

@@ -182,6 +182,13 @@ static void test_builtin_mutants_out_of_process(void **state)
         snprintf(name, sizeof name, "exec-%s", mutants[m] + strlen("mutant:"));
         replay_all(args, name, 1);
     }
+    /* matmul values (EVAL kind 4) through the wire and back */
+    char sut[1024];
+    snprintf(sut, sizeof sut, "exec:%s --builtin mutant:matmul-batch-modulo", BC_WORKER);
+    const char *matmul[] = {"--sut", sut, "--rule", "matmul", "--property", "matmul-values",
+                            "--value-cases", value_cases, "--jobs", "2", "--timeout-ms", "60000",
+                            NULL};
+    replay_all(matmul, "exec-matmul-batch-modulo", 1);
 }
 
 static void test_faulty_adapters(void **state)

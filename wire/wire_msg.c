@@ -236,7 +236,7 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
     str(&r, "the version", h->version, BC_WIRE_MAX_NAME);
     str(&r, "the description", h->description, BC_WIRE_MAX_DESCRIPTION);
     bc_adapter_capabilities *c = &h->caps;
-    c->features = mask(&r, "features", 0x1Fu);
+    c->features = mask(&r, "features", 0x3Fu); /* bit 5: matmul values */
     c->rules = mask(&r, "rules", (1u << BC_RULE_COUNT) - 1);
     c->profiles = mask(&r, "profiles", (1u << BC_PROFILE_COUNT) - 1);
     c->ops = mask(&r, "ops", (1u << BC_OP_COUNT) - 1);
@@ -449,7 +449,10 @@ static void get_tensor(rd *r, bc_wire_tensor *t, int index)
 
 static int inputs_wanted(bc_value_op kind, int n)
 {
-    return kind == BC_VALUE_ELEMENTWISE ? n : kind == BC_VALUE_SELECT ? 3 : 1;
+    return kind == BC_VALUE_ELEMENTWISE ? n
+         : kind == BC_VALUE_SELECT    ? 3
+         : kind == BC_VALUE_MATMUL    ? 2
+                                      : 1;
 }
 
 int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,

@@ -98,7 +98,7 @@ int bc_worker_builtin(const char *name, bc_worker_adapter *ad, char *why, size_t
     /* everything, as in process: the harness then asks it every question */
     desc = (bc_adapter){sizeof desc, BC_ADAPTER_ABI_VERSION, sut->name, sut->version,
                         sut->description,
-                        {(1u << 5) - 1, (1u << BC_RULE_COUNT) - 1,
+                        {(1u << (1 + BC_VALUE_OP_COUNT)) - 1, (1u << BC_RULE_COUNT) - 1,
                          ((1u << BC_PROFILE_COUNT) - 1) & ~1u, (1u << BC_OP_COUNT) - 1, dtypes,
                          BC_ADAPTER_MAX_RANK, BC_ADAPTER_MAX_OPERANDS},
                         (void *)(uintptr_t)sut, builtin_infer, builtin_eval,

@@ -8,7 +8,7 @@
 
 #include "worker.h"
 
-#define KNOWN_FEATURES 0x1Fu
+#define KNOWN_FEATURES 0x3Fu /* bit 5, matmul values: appended */
 #define VALUE_FEATURES (KNOWN_FEATURES & ~(uint32_t)BC_ADAPTER_FEATURE_SHAPE)
 
 /* One mask of the capabilities: no bits past the enumeration. */

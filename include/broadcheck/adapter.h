@@ -110,7 +110,9 @@ enum {
     BC_ADAPTER_VALUE_ELEMENTWISE = 0,  /* inputs[0..n-1] combined with op, folded left */
     BC_ADAPTER_VALUE_SELECT = 1,       /* cond ? a : b */
     BC_ADAPTER_VALUE_BROADCAST = 2,    /* inputs[0] broadcast to shapes[1] */
-    BC_ADAPTER_VALUE_SUM_TO_SHAPE = 3  /* the gradient summed to shapes[operand] */
+    BC_ADAPTER_VALUE_SUM_TO_SHAPE = 3, /* the gradient summed to shapes[operand] */
+    BC_ADAPTER_VALUE_MATMUL = 4        /* inputs[0] @ inputs[1] under rule matmul (RULES.md
+                                          §15.5); appended in ABI 1 and wire protocol 3 */
 };
 
 /* What an adapter implements (bc_adapter_capabilities.features). */
@@ -119,7 +121,10 @@ enum {
     BC_ADAPTER_FEATURE_ELEMENTWISE = 1u << 1,  /* eval, BC_ADAPTER_VALUE_ELEMENTWISE */
     BC_ADAPTER_FEATURE_SELECT = 1u << 2,
     BC_ADAPTER_FEATURE_BROADCAST = 1u << 3,
-    BC_ADAPTER_FEATURE_SUM_TO_SHAPE = 1u << 4
+    BC_ADAPTER_FEATURE_SUM_TO_SHAPE = 1u << 4,
+    BC_ADAPTER_FEATURE_MATMUL = 1u << 5 /* eval, BC_ADAPTER_VALUE_MATMUL; appended: an older
+                                           harness refuses the unknown bit, an older
+                                           adapter never sets it */
 };
 
 /* bc_adapter_answer.status */
@@ -284,7 +289,8 @@ typedef struct bc_adapter_panswer {
  *                3 shapes (cond bool, a, b); BROADCAST: broadcast-to,
  *                bidirectional and explicit, 2 shapes (input, target), one
  *                input; SUM_TO_SHAPE: every rule, the gradient as the one
- *                input, operand < nshapes (0 for the broadcast rules).  The
+ *                input, operand < nshapes (0 for the broadcast rules); MATMUL:
+ *                rule matmul, 2 shapes (A, B), 2 inputs, no bool.  The
  *                shapes may be rejected by the rule: answer
  *                BC_ADAPTER_REJECTED then, as for infer_shape.  Dtypes are
  *                those the op is defined on (no sub or div on bool, no sums

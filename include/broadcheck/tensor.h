@@ -204,13 +204,14 @@ int bc_op_takes_dtype(bc_op op, bc_dtype t);
  * as bc_op_takes_dtype, and sub on bool under bool_sub=xor. */
 int bc_op_takes_dtype_under(bc_op op, bc_dtype t, const bc_semantics *s);
 
-/* The four kinds of value operation a property asks a SUT to compute
+/* The kinds of value operation a property asks a SUT to compute
  * (sut.h's bc_eval_request). */
 typedef enum bc_value_op {
     BC_VALUE_ELEMENTWISE,  /* bc_eval_binary, bc_eval_nary */
     BC_VALUE_SELECT,       /* bc_eval_select */
     BC_VALUE_BROADCAST,    /* bc_eval_broadcast */
     BC_VALUE_SUM_TO_SHAPE, /* bc_eval_sum_to_shape */
+    BC_VALUE_MATMUL,       /* bc_eval_matmul (appended: rule matmul, RULES.md §15.5) */
     BC_VALUE_OP_COUNT
 } bc_value_op;
 
@@ -289,6 +290,23 @@ bc_error_kind bc_eval_plan_run(const bc_eval_plan *plan, void *out, const void *
 /* The number of inputs the plan takes (2 for binary). */
 int bc_eval_plan_inputs(const bc_eval_plan *plan);
 void bc_eval_plan_free(bc_eval_plan *plan);
+
+/* out = matmul(a, b) (spec/RULES.md §15.5): rule matmul only; a, b and
+ * out share a dtype (not bool); out has bc_infer_matmul's shape and must
+ * not overlap a or b.  Each element is the dot product over the contracted
+ * axis of A's row and B's column at the batch coordinate the numpy rule
+ * maps it to (a 1-D operand is promoted, its axis dropped from the result;
+ * a contracted dim of 0 gives zeros).  Integers: the exact sum modulo
+ * 2^bits (two's complement).  Floats: the sum of the products in long
+ * double, in increasing k, rounded once to the dtype: a SUT summing in
+ * another order is compared within a bound (docs/PROPERTIES.md
+ * "matmul-values").  Both evaluators run the same naive loop. */
+bc_error_kind bc_eval_matmul(bc_evaluator ev, const bc_params *p, const bc_tensor *a,
+                             const bc_tensor *b, const bc_tensor *out, bc_error *err);
+/* For float a and b: sums[e] = sum_k |a_k * b_k| of each result element e
+ * (row-major), the scale of the rounding bound of matmul-values. */
+bc_error_kind bc_matmul_abs_sums(const bc_params *p, const bc_tensor *a, const bc_tensor *b,
+                                 double *sums, bc_error *err);
 
 #ifdef __cplusplus
 }

@@ -30,9 +30,10 @@ const OPT = { AXIS: 1, PROFILE: 2, AXES: 4, AXES_MAPPING: 8 };
 const DTYPES = ['bool', 'int8', 'uint8', 'int32', 'int64', 'float32', 'float64', 'float16'];
 const DTYPE_SIZE = { bool: 1, int8: 1, uint8: 1, int32: 4, int64: 8, float32: 4, float64: 8, float16: 2 };
 const OPS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'equal', 'less', 'and', 'or'];
-const KIND = { ELEMENTWISE: 0, SELECT: 1, BROADCAST: 2, SUM_TO_SHAPE: 3 };
-const KIND_NAME = ['elementwise', 'select', 'broadcast', 'sum-to-shape'];
-const FEATURE = { SHAPE: 1, ELEMENTWISE: 2, SELECT: 4, BROADCAST: 8, SUM_TO_SHAPE: 16 };
+const KIND = { ELEMENTWISE: 0, SELECT: 1, BROADCAST: 2, SUM_TO_SHAPE: 3, MATMUL: 4 };
+const KIND_NAME = ['elementwise', 'select', 'broadcast', 'sum-to-shape', 'matmul'];
+// MATMUL (bit 5): appended to protocol 3, like rule 7 (wire/PROTOCOL.md, Versioning)
+const FEATURE = { SHAPE: 1, ELEMENTWISE: 2, SELECT: 4, BROADCAST: 8, SUM_TO_SHAPE: 16, MATMUL: 32 };
 const ERR = {
   UNKNOWN: 0, RANK_MISMATCH: 1, DIM_MISMATCH: 2, RANK_TOO_LARGE: 3, AXIS_OUT_OF_RANGE: 4,
   WINDOW_OUT_OF_RANGE: 5, AXES_DUPLICATE: 6, AXES_UNSORTED: 7, AXES_COUNT: 8, NEGATIVE_DIM: 9,

@@ -24,6 +24,10 @@
  *   rule onnx-uni       PRelu (its slope is specified unidirectional):
  *                       shapes only; no broadcheck op is unidirectional in
  *                       ONNX, so its value questions are unsupported
+ *   rule matmul         MatMul ("behaves like numpy.matmul"): shapes and
+ *                       matmul values; only for a worker whose `about`
+ *                       says matmul: true (each build is certified on it
+ *                       separately)
  *
  * dtypes: all eight are declared, because some operator takes each; a
  * (operator, dtype) pair the CPU provider has no kernel for is refused by
@@ -32,7 +36,7 @@
  */
 const wire = require('./bcwire');
 const { ok, bits, Rejected, Unsupported, ERR, FEATURE, KIND, TYPED } = wire;
-const { toNumbers, numel, checkBudget, checkNoOptions } = require('./shapes');
+const { toNumbers, numel, broadcastBound, checkBudget, checkNoOptions, ELEMENT_BUDGET } = require('./shapes');
 const { oneNodeModel } = require('./onnx_proto');
 
 const RULES = ['none', 'numpy', 'onnx-uni', 'bidirectional'];
@@ -58,6 +62,10 @@ const ERRORS = [
   [/invalid expand shape/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
   [/All inputs must have the same shape/, (m) => new Rejected(ERR.UNKNOWN, m)], // opset-6 Sum/Max/Min
   [/has input size \d+ not in range/, (m) => new Rejected(ERR.OPERAND_COUNT, m)],
+  // MatMul (onnxruntime/core/providers/cpu/math/matmul_helper.h): the contraction, the batch, a scalar
+  [/MatMul dimension mismatch/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
+  [/(left|right) operand cannot broadcast on dim/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
+  [/left_num_dims and right_num_dims must be >= 1/, (m) => new Rejected(ERR.RANK_MISMATCH, m)],
   [/Type Error: Type 'tensor\(\w+\)' of input parameter/, (m) => new Unsupported(m)],
   [/Could not find an implementation for/, (m) => new Unsupported(m)],
 ];
@@ -70,6 +78,7 @@ const ERRORS = [
  */
 async function ortAnswers(ort, about) {
   const { options } = about;
+  const rules = about.matmul ? [...RULES, 'matmul'] : RULES;
   const errors = [...(about.errors || []), ...ERRORS];
   const sessions = new Map(); // model key -> Promise<InferenceSession>
 
@@ -123,6 +132,7 @@ async function ortAnswers(ort, about) {
       case 'numpy': return { spec: { op: n === 2 ? 'Add' : 'Sum', out: 'float32' }, operands: q.shapes };
       case 'none': return { spec: { op: 'Sum', opset: 6, out: 'float32' }, operands: q.shapes };
       case 'onnx-uni': return { spec: { op: 'PRelu', out: 'float32' }, operands: q.shapes };
+      case 'matmul': return { spec: { op: 'MatMul', out: 'float32' }, operands: q.shapes };
       default: // bidirectional: Expand(input, shape)
         if (n !== 2) throw new Unsupported('Expand takes one tensor and one shape');
         return { spec: { op: 'Expand', out: 'float32', target: q.shapes[1] }, operands: [q.shapes[0]] };
@@ -146,9 +156,30 @@ async function ortAnswers(ort, about) {
     }
     const dims = operands.map(toNumbers);
     if (spec.target) toNumbers(spec.target);
-    checkBudget(spec.target ? [...dims, spec.target] : dims);
+    if (spec.op === 'MatMul') checkMatmulBudget(operands);
+    else checkBudget(spec.target ? [...dims, spec.target] : dims);
     const y = await run(spec, dims.map(zeros));
     return ok(y.dims.slice());
+  }
+
+  // MatMul's result is not bounded by its operands (a contracted 0 makes
+  // [n, 0] @ [0, m] an [n, m] of zeros): bound it by the batch parts'
+  // broadcast, A's rows and B's columns, before materialising anything.
+  function checkMatmulBudget(operands) {
+    if (operands.length !== 2) return; // ORT refuses the count itself
+    const [a, b] = operands;
+    const batch = (s) => (s.length >= 2 ? s.slice(0, -2) : []);
+    const rows = a.length >= 2 ? BigInt(a[a.length - 2]) : 1n;
+    const cols = b.length >= 2 ? BigInt(b[b.length - 1]) : 1n;
+    // ORT walks the batch as if no dim were 0 (an empty result of a large
+    // batch ran past 60 s, onnxruntime.md), and its result may be A's batch
+    // (O5): bound both by the batch with every 0 counted as 1.
+    const nonzero = (s) => s.map((d) => (BigInt(d) === 0n ? 1n : BigInt(d)));
+    const walked = broadcastBound([nonzero(batch(a)), nonzero(batch(b))]);
+    const need = numel(a) + numel(b) + walked * (rows || 1n) * (cols || 1n);
+    if (need > ELEMENT_BUDGET) {
+      throw new Unsupported(`answering means materialising ${need} elements; this worker's budget is ${ELEMENT_BUDGET}`);
+    }
   }
 
   // The node computing a value question.
@@ -175,6 +206,7 @@ async function ortAnswers(ort, about) {
       }
       return { op: 'Where', out: q.outDtype };
     }
+    if (q.kind === KIND.MATMUL && q.ruleName === 'matmul') return { op: 'MatMul', out: q.outDtype };
     if (q.kind === KIND.BROADCAST && q.ruleName === 'bidirectional' && q.shapes.length === 2) {
       return { op: 'Expand', out: q.outDtype, target: q.shapes[1] };
     }
@@ -197,8 +229,9 @@ async function ortAnswers(ort, about) {
       name: about.name,
       version: about.version,
       description: about.description,
-      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST,
-      rules: bits(RULES, wire.RULE),
+      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST |
+        (about.matmul ? FEATURE.MATMUL : 0),
+      rules: bits(rules, wire.RULE),
       ops: bits(Object.keys(BINARY), wire.OPS),
       dtypes: bits(wire.DTYPES, wire.DTYPES),
       maxRank: MAX_RANK,

@@ -18,7 +18,8 @@ async function load() {
   return ortAnswers(ort, {
     name: 'onnxruntime',
     version: `onnxruntime-node ${ort.env.versions.node}, CPU execution provider`,
-    description: 'ONNX Runtime: one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu',
+    description: 'ONNX Runtime: one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu, MatMul',
+    matmul: true,
     // One thread per session: broadcheck runs one worker per question in flight.
     // No memory arena or memory pattern: a session would keep its largest
     // run's memory, and cached sessions would fill broadcheck's address-space limit.

@@ -232,6 +232,8 @@ def evaluate(req):
     elif req.kind == w.VALUE_BROADCAST:
         target = result_shape(req.params, req.shapes)  # bidirectional: numpy(x, target)
         r = numpy_call(np.broadcast_to, arrays[0], target)
+    elif req.kind == w.VALUE_MATMUL:
+        r = numpy_call(np.matmul, arrays[0], arrays[1])
     else:
         r = sum_to_shape(req, arrays[0])
     return w.array_answer("NumPy", np.asarray(r), NP_DTYPES[req.out_dtype], req.out_dtype)
@@ -239,10 +241,10 @@ def evaluate(req):
 
 CAPS = w.Capabilities(
     "numpy", np.__version__,
-    "NumPy %s: broadcast_shapes, broadcast_to, ufuncs, where, sum over broadcast axes "
-    "(rule none: equal shapes only)" % np.__version__,
+    "NumPy %s: broadcast_shapes, broadcast_to, ufuncs, where, sum over broadcast axes, "
+    "matmul (rule none: equal shapes only)" % np.__version__,
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
-    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
+    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),

@@ -259,6 +259,11 @@ def torch_value(req):
             r = torch_call(broadcast_to, xs[0], req.shapes[1])
         else:  # bidirectional: to numpy(x, target)
             r = torch_call(torch.broadcast_to, xs[0], result_shape(req.params, req.shapes))
+    elif req.kind == w.VALUE_MATMUL:
+        if w.DTYPE_NAMES[req.out_dtype] == "float16":
+            # torch 1.13's CPU kernels: "addmm_impl_cpu_" / "dot" not implemented for 'Half'
+            raise w.Unsupported("PyTorch's CPU matmul is not implemented for float16")
+        r = torch_call(torch.matmul, xs[0], xs[1])
     else:
         r = sum_to_shape(req, xs[0])
     if r.dtype != DTYPES[req.out_dtype]:
@@ -272,10 +277,10 @@ def torch_value(req):
 CAPS = w.Capabilities(
     "torch-expand" if EXPAND else "torch", torch.__version__,
     "PyTorch %s (CPU): broadcast_shapes, %s, binary ops (in place for onnx-uni), where, "
-    "sum_to_size (rule none: equal shapes only)"
+    "sum_to_size, matmul (rule none: equal shapes only)"
     % (torch.__version__, "Tensor.expand" if EXPAND else "broadcast_to"),
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
-    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE,
+    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     profiles=w.bits(w.PROFILE_PYTORCH_EXPAND),

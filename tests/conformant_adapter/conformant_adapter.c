@@ -336,7 +336,7 @@ static int infer(const bc_adapter_params *p, int32_t n, const bc_adapter_shape *
         ok = infer_pdpd(p, &s[0], &s[1], L, a);
         placed = 1;
         break;
-    case BC_ADAPTER_RULE_MATMUL: /* no value questions: no frame to place */
+    case BC_ADAPTER_RULE_MATMUL: /* matmul_values places its operands itself */
         ok = infer_matmul(&s[0], &s[1], L, a);
         placed = 1;
         break;
@@ -611,6 +611,50 @@ static void compute(const bc_adapter_eval_request *req, const layout *L)
     }
 }
 
+/* matmul (RULES.md §15.5): result element (batch, i, j) is the dot product
+ * of A's row i and B's column j at the batch coordinate, each operand's
+ * batch right-aligned against the result's, a 1 reading index 0.  Integers
+ * wrap (uint64_t, then the store's truncation); floats sum in double. */
+static void matmul_values(const bc_adapter_eval_request *req, const layout *L)
+{
+    const bc_adapter_tensor *a = &req->inputs[0], *b = &req->inputs[1];
+    const uint32_t t = req->out_dtype;
+    int64_t c[MAX_RANK] = {0}, total = count(L->dims, L->rank);
+    if (total < 0 || total > req->out_capacity)
+        return;
+    const int arow = a->rank >= 2, bcol = b->rank >= 2, batch = L->rank - arow - bcol;
+    const int abatch = a->rank - 1 - arow, bbatch = b->rank - 1 - bcol;
+    const int64_t kdim = a->dims[a->rank - 1];
+    const int64_t astep = a->strides[a->rank - 1], bstep = b->strides[b->rank - 1 - bcol];
+    for (int64_t j = 0; j < total; j++, next(c, L->dims, L->rank)) {
+        int64_t ao = a->offset, bo = b->offset;
+        for (int k = 0; k < abatch; k++)
+            ao += a->dims[k] == 1 ? 0 : c[batch - abatch + k] * a->strides[k];
+        for (int k = 0; k < bbatch; k++)
+            bo += b->dims[k] == 1 ? 0 : c[batch - bbatch + k] * b->strides[k];
+        if (arow)
+            ao += c[batch] * a->strides[a->rank - 2];
+        if (bcol)
+            bo += c[L->rank - 1] * b->strides[b->rank - 1];
+        value sum;
+        uint64_t wrap = 0;
+        double fsum = 0.0;
+        for (int64_t k = 0; k < kdim; k++) {
+            value x = load(t, (const char *)a->data + (ao + k * astep) * (int64_t)size_of(t));
+            value y = load(t, (const char *)b->data + (bo + k * bstep) * (int64_t)size_of(t));
+            if (is_float(t))
+                fsum += x.f * y.f;
+            else
+                wrap += (uint64_t)x.i * (uint64_t)y.i;
+        }
+        if (is_float(t))
+            sum.f = fsum;
+        else
+            sum.i = (int64_t)wrap;
+        store(t, (char *)req->out + j * (int64_t)size_of(t), sum);
+    }
+}
+
 static void conformant_eval(void *context, const bc_adapter_eval_request *req,
                             bc_adapter_answer *answer)
 {
@@ -623,6 +667,8 @@ static void conformant_eval(void *context, const bc_adapter_eval_request *req,
         const bc_adapter_shape *x = &req->shapes[req->operand];
         accept(answer, x->dims, x->rank);
         sum_to_shape(req, &L, answer);
+    } else if (req->kind == BC_ADAPTER_VALUE_MATMUL) {
+        matmul_values(req, &L);
     } else {
         compute(req, &L);
     }
@@ -634,7 +680,7 @@ static const bc_adapter conformant = {
     "conformant",
     "1",
     "a conformant adapter written from adapter.h and spec/RULES.md alone (tests/)",
-    {(1u << 5) - 1, (1u << 8) - 1,
+    {(1u << 6) - 1, (1u << 8) - 1,
      (1u << BC_ADAPTER_PROFILE_OPENVINO_DOC) | (1u << BC_ADAPTER_PROFILE_OPENVINO_SHAPE_INFERENCE) |
          (1u << BC_ADAPTER_PROFILE_PADDLE),
      (1u << 10) - 1, HAVE_FLOAT16 ? (1u << 8) - 1 : (1u << 7) - 1, BC_ADAPTER_MAX_RANK,
