@@ -258,7 +258,8 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
     static const char *const fields[] = {"id", "class", "property", "case", "link", "note",
                                          "reach", NULL};
     static const char *const reach_fields[] = {"rules", "ops",        "dtypes", "detail",
-                                               "properties", "strided", "min_shapes", NULL};
+                                               "properties", "strided", "min_shapes",
+                                               "case_line",  NULL};
     if (!json_is_array(list))
         return fail(why, cap, "manifest '%s': known_divergences: must be a list", path);
     size_t n = json_array_size(list);
@@ -351,14 +352,20 @@ static int read_known(bc_manifest *m, json_t *list, const char *path, char *why,
                             "shapes, 1 to %d", path, rwhere, BC_VECTOR_MAX_SHAPES);
             k->reach_min_shapes = (int)json_integer_value(v);
         }
-        if (k->reach_detail) {
+        if (get_string(reach, "case_line", 0, &k->reach_case, path, rwhere, why, cap) != 0)
+            return -1;
+        const char *const patterns[][2] = {{"detail", k->reach_detail},
+                                           {"case_line", k->reach_case}};
+        for (int r = 0; r < 2; r++) {
+            if (!patterns[r][1])
+                continue;
             regex_t re;
-            int err = regcomp(&re, k->reach_detail, REG_EXTENDED | REG_NOSUB);
+            int err = regcomp(&re, patterns[r][1], REG_EXTENDED | REG_NOSUB);
             if (err != 0) {
                 char msg[128];
                 regerror(err, &re, msg, sizeof msg);
-                return fail(why, cap, "manifest '%s': %s.detail: not a POSIX extended regular "
-                            "expression: %s", path, rwhere, msg);
+                return fail(why, cap, "manifest '%s': %s.%s: not a POSIX extended regular "
+                            "expression: %s", path, rwhere, patterns[r][0], msg);
             }
             regfree(&re);
         }

@@ -122,6 +122,8 @@ typedef struct bc_known_result {
         *reach_detail, *reach_properties;
     int reach_strided;      /* the reach takes strided value cases only */
     int reach_min_shapes;   /* the reach takes cases of at least this many shapes (0: any) */
+    char *reach_case;       /* "" or a regular expression the case line must match */
+    void *case_regex;       /* reach_case compiled (regex_t), or NULL */
     char klass;
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
@@ -140,7 +142,8 @@ int bc_known_match(bc_run_result *res);
 int bc_known_reach(const bc_run_result *res, int property, const char *line, const char *detail);
 void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *), void *stop_ctx);
 void bc_known_free(bc_run_result *res);
-/* Compiles k->reach_detail into k->detail_regex: 0, or -1 (a bad expression). */
+/* Compiles k->reach_detail into k->detail_regex and k->reach_case into
+ * k->case_regex (each when not ""): 0, or -1 (a bad expression). */
 int bc_known_compile(bc_known_result *k);
 
 struct bc_run_result {

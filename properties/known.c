@@ -94,10 +94,12 @@ int bc_known_copy(bc_run_result *res, const bc_known_divergence *entries, int n)
         k->reach = e->reach;
         k->reach_strided = e->reach_strided;
         k->reach_min_shapes = e->reach_min_shapes;
+        k->reach_case = dup_or_empty(e->reach_case);
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
-            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties ||
+            !k->reach_case)
             return -1;
-        if (k->reach_detail[0] && bc_known_compile(k) != 0)
+        if (bc_known_compile(k) != 0)
             return -1; /* the manifest checked it compiles: out of memory */
     }
     return 0;
@@ -127,16 +129,17 @@ typedef struct case_facts {
     const char *dtype;
     int strided;       /* a value case with layout= */
     int nshapes;       /* the shapes of the line */
+    const char *line;  /* the line itself */
 } case_facts;
 
 static case_facts facts_of(const char *line)
 {
-    case_facts f = {0, NULL, NULL, NULL, 0, 0};
+    case_facts f = {0, NULL, NULL, NULL, 0, 0, line};
     char why[256];
     if (bc_vector_line_is_partial(line)) {
         bc_pvector *v = malloc(sizeof *v);
         if (v && bc_pvector_parse(line, v, why, sizeof why) == 1)
-            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL, 0, v->nshapes};
+            f = (case_facts){1, bc_rule_name(v->params.rule), NULL, NULL, 0, v->nshapes, line};
         free(v);
         return f;
     }
@@ -145,7 +148,7 @@ static case_facts facts_of(const char *line)
         f = (case_facts){1, bc_rule_name(v->params.rule),
                          v->value.present ? bc_value_case_op_name(&v->value) : NULL,
                          v->value.present ? bc_dtype_name(v->value.dtype) : NULL,
-                         v->value.present && v->value.layout != 0, v->nshapes};
+                         v->value.present && v->value.layout != 0, v->nshapes, line};
     free(v);
     return f;
 }
@@ -158,6 +161,8 @@ static int within_reach(const bc_known_result *k, const case_facts *f, const cha
         (k->reach_strided && !f->strided) || f->nshapes < k->reach_min_shapes)
         return 0;
     if (k->detail_regex && regexec(k->detail_regex, detail, 0, NULL, 0) != 0)
+        return 0;
+    if (k->case_regex && regexec(k->case_regex, f->line, 0, NULL, 0) != 0)
         return 0;
     if (!k->reach_ops[0] && !k->reach_dtypes[0])
         return 1;
@@ -215,7 +220,7 @@ int bc_known_reach(const bc_run_result *res, int property, const char *line, con
 {
     int count;
     const bc_property_info *props = bc_properties(&count);
-    case_facts facts = {0, NULL, NULL, NULL, 0, 0};
+    case_facts facts = {0, NULL, NULL, NULL, 0, 0, NULL};
     for (int i = 0; i < res->nknown; i++) {
         const bc_known_result *k = &res->known[i];
         if (!reaches_property(k, props[property].name))

@@ -18,15 +18,25 @@ const char *bc_known_status_name(bc_known_status s)
     }
 }
 
-int bc_known_compile(bc_known_result *k)
+static int compile_one(const char *text, void **out)
 {
+    if (!text || !text[0])
+        return 0;
     regex_t *re = malloc(sizeof *re);
-    if (!re || regcomp(re, k->reach_detail, REG_EXTENDED | REG_NOSUB) != 0) {
+    if (!re || regcomp(re, text, REG_EXTENDED | REG_NOSUB) != 0) {
         free(re);
         return -1;
     }
-    k->detail_regex = re;
+    *out = re;
     return 0;
+}
+
+int bc_known_compile(bc_known_result *k)
+{
+    return compile_one(k->reach_detail, &k->detail_regex) != 0 ||
+                   compile_one(k->reach_case, &k->case_regex) != 0
+               ? -1
+               : 0;
 }
 
 void bc_known_free(bc_run_result *res)
@@ -46,6 +56,10 @@ void bc_known_free(bc_run_result *res)
         if (k->detail_regex)
             regfree(k->detail_regex);
         free(k->detail_regex);
+        free(k->reach_case);
+        if (k->case_regex)
+            regfree(k->case_regex);
+        free(k->case_regex);
     }
     free(res->known);
     res->known = NULL;
@@ -67,7 +81,7 @@ bc_known_info bc_run_known(const bc_run_result *r, int i)
                                        k->reach,    k->reach_rules, k->reach_ops,
                                        k->reach_dtypes, k->reach_detail,
                                        k->reach_properties, k->reach_strided,
-                                       k->reach_min_shapes};
+                                       k->reach_min_shapes, k->reach_case};
     info.status = k->status;
     info.detail = k->detail;
     info.explained = k->explained;

@@ -665,8 +665,10 @@ static int collect_known(merger *m)
         k->reach_properties = dup_text(reach, "properties");
         k->reach_strided = json_is_true(json_object_get(reach, "strided"));
         k->reach_min_shapes = (int)json_integer_value(json_object_get(reach, "min_shapes"));
+        k->reach_case = dup_text(reach, "case_line");
         if (!k->id || !k->property || !k->vector || !k->link || !k->note || !k->reach_rules ||
-            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties)
+            !k->reach_ops || !k->reach_dtypes || !k->reach_detail || !k->reach_properties ||
+            !k->reach_case)
             return -1;
         /* not checked: why, as the shard that replays it (i mod N) says (its
          * cell was not selected, the run stopped first), or that shard is

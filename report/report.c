@@ -419,6 +419,8 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
                 sb_puts(b, ", strided inputs only");
             if (k->reach_min_shapes)
                 sb_printf(b, ", cases of %d shapes or more", k->reach_min_shapes);
+            if (k->reach_case[0])
+                sb_printf(b, ", case lines /%s/", k->reach_case);
         }
         sb_puts(b, "\n");
     }
@@ -647,6 +649,8 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(reach, "strided", json_boolean(k->reach_strided), &bad);
             if (k->reach_min_shapes) /* left out when 0: reports before it stay as they were */
                 jset(reach, "min_shapes", json_integer(k->reach_min_shapes), &bad);
+            if (k->reach_case[0]) /* likewise */
+                jset(reach, "case_line", jstr(k->reach_case), &bad);
             jset(jk, "reach", reach, &bad);
         } else {
             jset(jk, "reach", json_null(), &bad);
@@ -1197,6 +1201,11 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
                     sb_puts(b, ", strided inputs only");
                 if (k->reach_min_shapes)
                     sb_printf(b, ", cases of %d shapes or more", k->reach_min_shapes);
+                if (k->reach_case[0]) {
+                    sb_puts(b, ", case lines `");
+                    md_inline(b, k->reach_case);
+                    sb_puts(b, "`");
+                }
                 sb_puts(b, ")");
             }
             if (k->link[0]) {

@@ -129,6 +129,37 @@ sed 's/dim-mismatch"/overflow"/' "$tmp/reach-detail.json" >"$tmp/reach-other.jso
 expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wildcard \
   --manifest "$tmp/reach-other.json"
 bad "not a POSIX extended regular expression" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"detail": "a("}}]}'
+# A reach's case_line narrows it by what only the shapes can say: every
+# failing case is within the detail above, but only those whose line (as
+# found) starts with a first shape [0] are known; the first one outside
+# fails.
+python3 - "$tmp/reach-detail.json" "$tmp/reach-case.json" '^numpy \[0\] ' <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["known_divergences"][0]["reach"]["case_line"] = sys.argv[3]
+json.dump(m, open(sys.argv[2], "w"))
+EOF
+expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wildcard \
+  --manifest "$tmp/reach-case.json" --json "$tmp/reach-case-report.json"
+grep -Fq 'case lines /^numpy \[0\] /' "$tmp/out" || fail "the summary names the reach's case lines"
+python3 - "$tmp/reach-case-report.json" <<'EOF' || fail "JSON report of the case_line run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["known_divergences"][0]
+assert k["reach"]["case_line"] == "^numpy \\[0\\] ", k["reach"]
+f = d["failures"][0]
+assert not f["original"].startswith("numpy [0] "), f  # and the new one is outside it
+EOF
+# and one that every line matches takes them all, as the detail alone did
+python3 - "$tmp/reach-detail.json" "$tmp/reach-case-all.json" '^numpy ' <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["known_divergences"][0]["reach"]["case_line"] = sys.argv[3]
+json.dump(m, open(sys.argv[2], "w"))
+EOF
+expect 0 '^[0-9]+ passed, 0 failed, 0 unsupported, [1-9][0-9]* known' -- "${run[@]}" \
+  --sut mutant:zero-wildcard --manifest "$tmp/reach-case-all.json"
+bad "case_line: not a POSIX extended regular expression" '{"broadcheck_manifest": 1, "name": "x", "version": "1", "known_divergences": [{"id": "a", "class": "a", "property": "shape-differential", "case": "numpy [2]", "note": "n", "reach": {"case_line": "a("}}]}'
 
 # A new bug never hides behind a known one (a wrong verdict: the failure was
 # counted as the declared one).  The hostile worker has two bugs: a 0 against

@@ -96,13 +96,16 @@ typedef struct bc_known_divergence {
      * matches reach_detail (a POSIX extended regular expression; "" or
      * NULL: any); with reach_strided, only a value case whose inputs are
      * strided (its line has layout=); with reach_min_shapes > 0, only a
-     * case of at least that many shapes.  A failing case within a reach is counted as known when
+     * case of at least that many shapes; with reach_case, only a case whose
+     * line (as found, not shrunk) matches it (a POSIX extended regular
+     * expression: what only the shapes can say, a contracted dim of 0).  A failing case within a reach is counted as known when
      * it is checked, and its cell goes on (it is not shrunk).  The wider
      * the reach, the more a new bug there can hide: the reports print it. */
     int reach;
     const char *reach_rules, *reach_ops, *reach_dtypes, *reach_detail, *reach_properties;
     int reach_strided;
     int reach_min_shapes; /* 0: any number of shapes */
+    const char *reach_case; /* "" or NULL: any case line */
 } bc_known_divergence;
 
 typedef enum bc_known_status {
