@@ -478,7 +478,7 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
         profile = bc_rule_default_profile(p->rule);
     if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||
         profile == BC_PROFILE_NGRAPH_SELECT || profile == BC_PROFILE_OPENVINO_BROADCAST ||
-        profile == BC_PROFILE_NGRAPH_EXPLICIT)
+        profile == BC_PROFILE_NGRAPH_EXPLICIT || profile == BC_PROFILE_NUMPY_EMPTY_FOLD)
         return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
                             "partial shapes take no profile %s (RULES.md §14.4)",
                             bc_profile_name(profile));
