@@ -450,6 +450,8 @@ static void test_refusals(void **state)
     refused(BC_FAULTY_DIR "/libfault_bad_abi.so", NULL,
             "ABI version mismatch: the adapter was built for ABI version 3, this broadcheck "
             "speaks versions 1 to 2");
+    refused(BC_FAULTY_DIR "/libfault_v1_many.so", NULL,
+            "caps.max_operands 73 (1..72 in ABI version 1) out of range");
     refused(BC_FAULTY_DIR "/libfault_bad_descriptor.so", NULL,
             "bad descriptor: declares shape inference but infer_shape is NULL");
     refused(BC_EXAMPLE_ADAPTER, "/no/such/broadcheck-worker", "its worker program");
