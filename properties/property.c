@@ -218,7 +218,8 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
                           const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
                           bc_vector *c)
 {
-    bc_gen_request req = {.rule = rule, .reject_percent = 30};
+    bc_gen_request req = {.rule = rule, .reject_percent = 30,
+                          .sut_max_operands = caps->max_operands};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
@@ -251,6 +252,7 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
         req.reject_percent = 40;
         req.expand_percent = 15;
         req.opmodes_percent = 25;
+        req.empty_fold_percent = (caps->profiles >> BC_PROFILE_NUMPY_EMPTY_FOLD) & 1u ? 10 : 0;
         break;
     default:
         break;
