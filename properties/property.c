@@ -510,8 +510,10 @@ static bc_check identity(bc_check_ctx *ctx, const bc_vector *c, char *detail, si
             if (base.shape.dims[k] < 0)
                 base.status = BC_SUT_REJECTED;
     } else {
-        if (n >= BC_MAX_OPERANDS)
-            return nothing_to_compare(ctx, c, detail, cap); /* no room for another operand */
+        /* no room for another operand: in the rule, or in what the SUT takes
+         * (another would only come back "unsupported") */
+        if (n >= BC_MAX_OPERANDS || n >= bc_sut_value_caps_of(ctx->sut).max_operands)
+            return nothing_to_compare(ctx, c, detail, cap);
         ask(ctx, &c->params, n, c->shapes, &base);
     }
     int slot = c->params.rule == BC_RULE_BIDIRECTIONAL ? 1 : n;
