@@ -27,7 +27,8 @@ static const char shape_usage[] =
     "                       profiles: cond, then, else; openvino-broadcast:\n"
     "                       target, data); broadcast-to, bidirectional and\n"
     "                       explicit take the input then the target. matmul\n"
-    "                       (spec/RULES.md §15): partial shapes too (§15.4).\n"
+    "                       (spec/RULES.md §15): partial shapes too (§15.4). numpy\n"
+    "                       under profile numpy-empty-fold also takes none: [].\n"
     "  --axis N             pdpd: the axis of A where B starts (default -1:\n"
     "                       rank(A) - rank(B))\n"
     "  --axes i,j,...       explicit: nGraph broadcast_axes, the target axes the\n"
@@ -37,7 +38,8 @@ static const char shape_usage[] =
     "  --profile NAME       pdpd: openvino-doc (default), openvino-shape-inference,\n"
     "                       paddle, openvino-select, ngraph-select,\n"
     "                       openvino-broadcast; broadcast-to: pytorch-expand;\n"
-    "                       explicit: openvino-explicit, ngraph-explicit\n"
+    "                       explicit: openvino-explicit, ngraph-explicit;\n"
+    "                       numpy: numpy-empty-fold\n"
     "                       (spec/RULES.md §10; 'broadcheck list rules')\n"
     "  -h, --help           this text\n"
     "\n"
@@ -158,7 +160,10 @@ int bc_cmd_shape(int argc, char **argv)
         return BC_EXIT_USAGE;
     }
     int n = argc - optind;
-    if (n < 1) {
+    /* only numpy's empty fold (RULES.md §3.1) takes no shape */
+    const int empty_fold = (params.options & BC_OPT_PROFILE) &&
+                           params.profile == BC_PROFILE_NUMPY_EMPTY_FOLD;
+    if (n < 1 && !empty_fold) {
         fprintf(stderr, "broadcheck shape: no shapes given (e.g. [2,1,5] [4,1])\n");
         return BC_EXIT_USAGE;
     }
@@ -170,7 +175,7 @@ int bc_cmd_shape(int argc, char **argv)
     for (int i = 0; i < n; i++)
         if (bc_pshape_text_is_partial(argv[optind + i]))
             return shape_partial(&params, n, argv + optind);
-    bc_shape *shapes = calloc((size_t)n, sizeof *shapes);
+    bc_shape *shapes = calloc((size_t)(n > 0 ? n : 1), sizeof *shapes);
     if (!shapes) {
         fprintf(stderr, "broadcheck shape: out of memory\n");
         return BC_EXIT_USAGE;

@@ -237,7 +237,8 @@ bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)
 {
     const bc_adapter_capabilities *c = bc_isolated_caps(sut);
     bc_sut_value_caps v = {(1u << BC_VALUE_OP_COUNT) - 1, (1u << BC_OP_COUNT) - 1,
-                           (1u << BC_DTYPE_COUNT) - 1, BC_MAX_RANK, BC_MAX_OPERANDS};
+                           (1u << BC_DTYPE_COUNT) - 1, BC_MAX_RANK, BC_MAX_OPERANDS,
+                           (1u << BC_PROFILE_COUNT) - 1};
     if (!c)
         return v;
     /* adapter.h's enums have the values of broadcheck's (static-asserted
@@ -247,6 +248,7 @@ bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)
     v.dtypes = c->dtypes & v.dtypes;
     v.max_rank = c->max_rank < v.max_rank ? c->max_rank : v.max_rank;
     v.max_operands = c->max_operands < v.max_operands ? c->max_operands : v.max_operands;
+    v.profiles = c->profiles & v.profiles; /* adapter.h's profile values are broadcheck's */
     return v;
 }
 

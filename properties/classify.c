@@ -25,6 +25,8 @@ void bc_classify(const bc_vector *c, int64_t coverage[BC_COV_COUNT],
     coverage[BC_COV_MAX_RANK] += max_rank == BC_MAX_RANK;
     coverage[BC_COV_MANY_OPERANDS] += c->nshapes > 2;
     coverage[BC_COV_MAX_OPERANDS] += c->nshapes == BC_MAX_OPERANDS;
+    coverage[BC_COV_PAST_64_OPERANDS] += c->nshapes > 64;
+    coverage[BC_COV_NO_OPERANDS] += c->nshapes == 0;
     if (c->value.present) {
         const bc_value_case *v = &c->value;
         coverage[BC_COV_VALUE]++;

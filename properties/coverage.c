@@ -39,6 +39,8 @@ static const char *const coverage_names[BC_COV_COUNT] = {
     [BC_COV_PARTIAL_SYMBOL_SHARED] = "partial-symbol-shared",
     [BC_COV_PARTIAL_DYNAMIC_RANK] = "partial-unknown-rank",
     [BC_COV_PARTIAL_REJECT] = "partial-reject",
+    [BC_COV_PAST_64_OPERANDS] = "more-than-64-operands",
+    [BC_COV_NO_OPERANDS] = "no-operands",
 };
 
 const char *bc_coverage_name(bc_coverage c)

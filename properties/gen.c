@@ -281,9 +281,15 @@ static void gen_nary(bc_prng *r, const bc_gen_request *req, const bc_shape *resu
     else if (pick < 93)
         n = (int)bc_prng_range(r, 1, 8);
     else if (pick < 98)
-        n = (int)bc_prng_range(r, 9, BC_MAX_OPERANDS);
+        n = (int)bc_prng_range(r, 9, BC_GEN_OPERANDS_BEFORE);
     else
-        n = BC_MAX_OPERANDS;
+        n = BC_GEN_OPERANDS_BEFORE;
+    /* Past 64 (RULES.md §9.5) only for a SUT that takes more: another's
+     * draws stay as they were.  Half of these reach the SUT's limit. */
+    int most = req->sut_max_operands < hi ? req->sut_max_operands : hi;
+    if (n == BC_GEN_OPERANDS_BEFORE && most > BC_GEN_OPERANDS_BEFORE)
+        n = bc_prng_percent(r, 50) ? most
+                                   : (int)bc_prng_range(r, BC_GEN_OPERANDS_BEFORE + 1, most);
     n = n < lo ? lo : n > hi ? hi : n;
     c->nshapes = n;
     int ones = (int)bc_prng_range(r, 10, 60);
@@ -606,6 +612,16 @@ void bc_gen_case(bc_prng *r, const bc_gen_request *req, bc_vector *c)
     if (rule == BC_RULE_BROADCAST_TO && req->expand_percent > 0 &&
         bc_prng_percent(r, req->expand_percent))
         gen_expand_profile(r, c);
+    if (rule == BC_RULE_NUMPY && req->empty_fold_percent > 0 &&
+        bc_prng_percent(r, req->empty_fold_percent)) {
+        /* numpy-empty-fold (RULES.md §3.1): the same answers, and [] of no shape */
+        c->params.options |= BC_OPT_PROFILE;
+        c->params.profile = BC_PROFILE_NUMPY_EMPTY_FOLD;
+        if (bc_prng_percent(r, 50)) {
+            c->nshapes = 0;
+            return;
+        }
+    }
     if (!bc_prng_percent(r, req->reject_percent))
         return;
     /* One mutation from the catalogue. */

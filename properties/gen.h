@@ -5,6 +5,10 @@
 #include "broadcheck/vector.h"
 #include "prng.h"
 
+/* The most operands drawn for a SUT that declares no more: the limit before
+ * RULES.md §9.5 raised it, so that such a SUT's cases stay as they were. */
+#define BC_GEN_OPERANDS_BEFORE 64
+
 /* What a property needs from its cases. */
 typedef struct bc_gen_request {
     bc_rule rule;
@@ -22,6 +26,12 @@ typedef struct bc_gen_request {
                                        OpenVINO's and nGraph's op modes (openvino-select,
                                        ngraph-select, openvino-broadcast, ngraph-explicit);
                                        0 where they have no meaning (values, partial shapes) */
+    int sut_max_operands;           /* none and numpy: the SUT's most shapes; above
+                                       BC_GEN_OPERANDS_BEFORE a share of cases has more
+                                       (0: BC_GEN_OPERANDS_BEFORE) */
+    int empty_fold_percent;         /* numpy: how often under profile numpy-empty-fold, half
+                                       of those with no shape (RULES.md §3.1); 0 unless the
+                                       SUT declares the profile */
     int value_tier;                 /* with value_sized: bc_value_tier (properties.h): 0 the
                                        above; 1 medium, 10^3 to 2^20 elements per result, no
                                        0 dims; 2 huge, past 2^31 elements, rank 2 or 3 */

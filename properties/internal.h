@@ -44,6 +44,8 @@ typedef enum bc_coverage {
     BC_COV_PARTIAL_SYMBOL_SHARED, /* ... a symbol on two dims or more */
     BC_COV_PARTIAL_DYNAMIC_RANK,  /* ... with a shape of unknown rank */
     BC_COV_PARTIAL_REJECT,     /* ... that the partial reference rejects */
+    BC_COV_PAST_64_OPERANDS,   /* more than 64 operands (RULES.md §9.5) */
+    BC_COV_NO_OPERANDS,        /* no operand at all (numpy-empty-fold, RULES.md §3.1) */
     BC_COV_COUNT
 } bc_coverage;
 

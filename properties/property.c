@@ -229,7 +229,8 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
                           const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
                           bc_vector *c)
 {
-    bc_gen_request req = {.rule = rule, .reject_percent = 30};
+    bc_gen_request req = {.rule = rule, .reject_percent = 30,
+                          .sut_max_operands = caps->max_operands};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
     switch (property) {
     case P_VALUE_DIFFERENTIAL:
@@ -265,6 +266,7 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
         req.reject_percent = 40;
         req.expand_percent = 15;
         req.opmodes_percent = 25;
+        req.empty_fold_percent = (caps->profiles >> BC_PROFILE_NUMPY_EMPTY_FOLD) & 1u ? 10 : 0;
         break;
     default:
         break;
@@ -533,8 +535,10 @@ static bc_check identity(bc_check_ctx *ctx, const bc_vector *c, char *detail, si
             if (base.shape.dims[k] < 0)
                 base.status = BC_SUT_REJECTED;
     } else {
-        if (n >= BC_MAX_OPERANDS)
-            return nothing_to_compare(ctx, c, detail, cap); /* no room for another operand */
+        /* no room for another operand: in the rule, or in what the SUT takes
+         * (another would only come back "unsupported") */
+        if (n >= BC_MAX_OPERANDS || n >= bc_sut_value_caps_of(ctx->sut).max_operands)
+            return nothing_to_compare(ctx, c, detail, cap);
         ask(ctx, &c->params, n, c->shapes, &base);
     }
     int slot = c->params.rule == BC_RULE_BIDIRECTIONAL ? 1 : n;

@@ -724,7 +724,8 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(p->rule);
-    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT)
+    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||
+        profile == BC_PROFILE_NUMPY_EMPTY_FOLD)
         return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
                             "partial shapes take no profile %s (RULES.md §14.4)",
                             bc_profile_name(profile));

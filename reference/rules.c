@@ -18,11 +18,14 @@
 /* RULES.md §1: an operand count the rule does not take is invalid input. */
 static bc_error_kind check_count(bc_rule rule, int n, int lo, int hi, bc_error *err)
 {
-    if (n < lo || n > hi)
+    if (n >= lo && n <= hi)
+        return BC_OK;
+    if (lo == hi)
         return bc_error_set(err, BC_ERR_OPERAND_COUNT, rule, -1, -1, -1, n, hi,
-                            "%s takes %s%d shape%s, got %d", bc_rule_name(rule),
-                            lo == hi ? "exactly " : "1 to ", hi, hi == 1 ? "" : "s", n);
-    return BC_OK;
+                            "%s takes exactly %d shape%s, got %d", bc_rule_name(rule), hi,
+                            hi == 1 ? "" : "s", n);
+    return bc_error_set(err, BC_ERR_OPERAND_COUNT, rule, -1, -1, -1, n, hi,
+                        "%s takes %d to %d shapes, got %d", bc_rule_name(rule), lo, hi, n);
 }
 
 /* RULES.md §1, §9: a negative dim is invalid input, never "not broadcastable". */
@@ -686,7 +689,13 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
     bc_error_kind k;
     switch (rule) {
     case BC_RULE_NONE: return bc_infer_none(n, shapes, out, err);
-    case BC_RULE_NUMPY: return bc_infer_numpy(n, shapes, out, err);
+    case BC_RULE_NUMPY:
+        if (profile == BC_PROFILE_NUMPY_EMPTY_FOLD && n == 0) {
+            /* §3.1: the fold of no shape is its identity, the scalar */
+            out->rank = 0;
+            return BC_OK;
+        }
+        return bc_infer_numpy(n, shapes, out, err);
     default: break;
     }
     if (rule == BC_RULE_PDPD &&

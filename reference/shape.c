@@ -34,6 +34,7 @@ static const char *const profile_names[BC_PROFILE_COUNT] = {
     [BC_PROFILE_NGRAPH_SELECT] = "ngraph-select",
     [BC_PROFILE_OPENVINO_BROADCAST] = "openvino-broadcast",
     [BC_PROFILE_NGRAPH_EXPLICIT] = "ngraph-explicit",
+    [BC_PROFILE_NUMPY_EMPTY_FOLD] = "numpy-empty-fold",
 };
 
 static const char *const kind_names[BC_ERR_KIND_COUNT] = {
@@ -124,13 +125,16 @@ int bc_rule_takes_profile(bc_rule r, bc_profile p)
         return p == BC_PROFILE_PYTORCH_EXPAND;
     if (r == BC_RULE_EXPLICIT)
         return p == BC_PROFILE_OPENVINO_EXPLICIT || p == BC_PROFILE_NGRAPH_EXPLICIT;
+    if (r == BC_RULE_NUMPY)
+        return p == BC_PROFILE_NUMPY_EMPTY_FOLD;
     return 0;
 }
 
 int bc_profile_has_values(bc_profile p)
 {
     return p != BC_PROFILE_OPENVINO_SELECT && p != BC_PROFILE_NGRAPH_SELECT &&
-           p != BC_PROFILE_OPENVINO_BROADCAST && p != BC_PROFILE_NGRAPH_EXPLICIT;
+           p != BC_PROFILE_OPENVINO_BROADCAST && p != BC_PROFILE_NGRAPH_EXPLICIT &&
+           p != BC_PROFILE_NUMPY_EMPTY_FOLD;
 }
 
 bc_params bc_params_for(bc_rule r)

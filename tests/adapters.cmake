@@ -41,6 +41,17 @@ foreach(lib numpy torch onnx)
   bc_adapter_test(adapters.${lib}.not-available sys 2 "${lib} not available"
     run --sut "exec:${BC_PYTHON3} -S ${worker}" --cases 1)
 endforeach()
+# NumPy past 72 operands and its empty fold (RULES.md §3.1, §9.5): the
+# worker declares 136 operands (protocol 4) and profile numpy-empty-fold;
+# each replay must reach it and pass ('unsupported' does not match).
+string(REPEAT "[1] " 64 bc_ones64)
+string(REPEAT "[1] " 62 bc_ones62)
+bc_adapter_test(adapters.numpy.many-operands numpy 0 "PASS shape-differential"
+  replay --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/numpy_worker.py" --property shape-differential
+  "numpy ${bc_ones64}[4,1] ${bc_ones62}[1,5] -> [4,5]")
+bc_adapter_test(adapters.numpy.empty-fold numpy 0 "PASS shape-differential"
+  replay --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/numpy_worker.py" --property shape-differential
+  "numpy profile=numpy-empty-fold -> []")
 # Rule broadcast-to through Tensor.expand instead of torch.broadcast_to.
 bc_adapter_test(adapters.torch-expand.certify torch 0 "verdict: CONFORMS"
   run --sut "exec:${BC_PYTHON3} ${BC_ADAPTERS_DIR}/torch_worker.py --expand"

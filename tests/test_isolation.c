@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "broadcheck/adapter.h"
 #include "broadcheck/sut_loader.h"
 
 #if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER) || \
@@ -121,6 +122,42 @@ static void test_example_shapes(void **state)
     assert_string_equal(caps, "implements shape,elementwise; rules numpy; ops add; dtypes "
                               "int32,float32; max rank 64; max operands 64");
     bc_sut_close(sut);
+}
+
+/* Past 72 shapes (RULES.md §9.5): broadcheck-worker over an ABI-2
+ * adapter (the built-in reference) declares 136 and says protocol 4, and
+ * 100 and 136 shapes reach it and come back right, as does none under
+ * numpy-empty-fold; the example worker (protocol 3, 64 declared) is never
+ * sent 100: the harness answers for it. */
+static void test_many_operands(void **state)
+{
+    (void)state;
+    bc_shape *s = calloc(BC_ADAPTER_MAX_OPERANDS, sizeof *s);
+    assert_non_null(s);
+    for (int i = 0; i < BC_ADAPTER_MAX_OPERANDS; i++)
+        s[i] = i == 99 ? shape_of(2, 4, 1) : shape_of(1, i % 7 == 3 ? 5 : 1);
+    const bc_sut *sut = open_ok("exec:" BC_WORKER " --builtin reference", 5000, 1024);
+    check_shape(sut, BC_RULE_NUMPY, 100, s);
+    check_shape(sut, BC_RULE_NONE, 100, s);     /* rank-mismatch at operand 99 */
+    check_shape(sut, BC_RULE_NUMPY, 136, s);    /* operand-count, asked as given */
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    p.options = BC_OPT_PROFILE;
+    p.profile = BC_PROFILE_NUMPY_EMPTY_FOLD;
+    bc_sut_answer a;
+    memset(&a, 0, sizeof a);
+    sut->ops->infer_shape(sut, &p, 0, s, &a);
+    assert_int_equal(a.status, BC_SUT_OK);
+    assert_int_equal(a.shape.rank, 0);
+    char caps[512];
+    bc_sut_describe_caps(sut, caps, sizeof caps);
+    assert_non_null(strstr(caps, "max operands 136"));
+    bc_sut_close(sut);
+    sut = open_ok("exec:" BC_PYTHON3 " " BC_PYTHON_WORKER, 5000, 1024);
+    ask_shape(sut, BC_RULE_NUMPY, 100, s, &a);
+    assert_int_equal(a.status, BC_SUT_UNSUPPORTED);
+    assert_non_null(strstr(a.message, "100 shapes, the adapter declares at most 64"));
+    bc_sut_close(sut);
+    free(s);
 }
 
 static void test_python_shapes(void **state)
@@ -411,8 +448,10 @@ static void test_refusals(void **state)
     refused("./no-such-adapter.so", NULL, "cannot load adapter ./no-such-adapter.so: No such file");
     refused(BC_FAULTY_DIR "/libfault_no_entry.so", NULL, "missing symbol bc_adapter_entry_v1");
     refused(BC_FAULTY_DIR "/libfault_bad_abi.so", NULL,
-            "ABI version mismatch: the adapter was built for ABI version 2, this broadcheck "
-            "speaks version 1");
+            "ABI version mismatch: the adapter was built for ABI version 3, this broadcheck "
+            "speaks versions 1 to 2");
+    refused(BC_FAULTY_DIR "/libfault_v1_many.so", NULL,
+            "caps.max_operands 73 (1..72 in ABI version 1) out of range");
     refused(BC_FAULTY_DIR "/libfault_bad_descriptor.so", NULL,
             "bad descriptor: declares shape inference but infer_shape is NULL");
     refused(BC_EXAMPLE_ADAPTER, "/no/such/broadcheck-worker", "its worker program");
@@ -460,6 +499,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_shapes),  cmocka_unit_test(test_python_shapes),
+        cmocka_unit_test(test_many_operands),
         cmocka_unit_test(test_example_values),  cmocka_unit_test(test_python_values),
         cmocka_unit_test(test_crash),           cmocka_unit_test(test_hang),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),

@@ -99,6 +99,67 @@ static void test_hello_versions(void **state)
     }
 }
 
+/* Past 72 shapes (RULES.md §9.5): a version-4 worker declares up to 136 and
+ * gets questions of that many; a version-3 one declaring more than 72 is
+ * refused, since a peer of version 3 sizes questions by 72. */
+static void test_many_operands(void **state)
+{
+    (void)state;
+    bc_wire_hello h = sample_hello(), back;
+    char why[256];
+    const struct {
+        uint32_t protocol;
+        int32_t max_operands;
+        int ok;
+    } table[] = {{4, 136, 1}, {4, 100, 1}, {3, 72, 1}, {3, 73, 0}, {3, 100, 0}, {1, 73, 0}};
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        h.protocol = table[i].protocol;
+        h.caps.max_operands = table[i].max_operands;
+        bc_wbuf b = {0};
+        bc_wire_encode_hello(&b, &h);
+        bc_wire_header hd;
+        const unsigned char *p = payload_of(&b, &hd);
+        int got = bc_wire_decode_hello(p, hd.length, &back, why, sizeof why);
+        if (table[i].ok ? got != 0 || back.caps.max_operands != table[i].max_operands
+                        : got != -1 || !strstr(why, "needs protocol version 4"))
+            fail_msg("protocol %u, max_operands %d: got %d '%s'", table[i].protocol,
+                     table[i].max_operands, got, why);
+        bc_wbuf_free(&b);
+    }
+    /* 137 is past what any version carries */
+    h.protocol = 4;
+    h.caps.max_operands = 137;
+    bc_wbuf b = {0};
+    bc_wire_encode_hello(&b, &h);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    assert_int_equal(bc_wire_decode_hello(p, hd.length, &back, why, sizeof why), -1);
+    assert_non_null(strstr(why, "max_operands"));
+    bc_wbuf_free(&b);
+    /* a SHAPE of 136 shapes, and one of none (numpy-empty-fold), round trip */
+    bc_params params = bc_params_for(BC_RULE_NUMPY);
+    params.options = BC_OPT_PROFILE;
+    params.profile = BC_PROFILE_NUMPY_EMPTY_FOLD;
+    bc_shape *shapes = calloc(BC_WIRE_MAX_SHAPES, sizeof *shapes);
+    bc_wire_question *q = malloc(sizeof *q);
+    assert_true(shapes && q);
+    for (int i = 0; i < BC_WIRE_MAX_SHAPES; i++)
+        shapes[i] = shape_of(2, (int64_t)1, (int64_t)i);
+    for (int n = BC_WIRE_MAX_SHAPES; n >= 0; n -= BC_WIRE_MAX_SHAPES) {
+        bc_wbuf_frame_begin(&b, 0, 0);
+        bc_wire_encode_shape(&b, 5, &params, n, shapes);
+        p = payload_of(&b, &hd);
+        assert_int_equal(bc_wire_decode_question(hd.type, p, hd.length, q, why, sizeof why), 0);
+        assert_int_equal(q->n, n);
+        assert_int_equal(q->params.profile, BC_PROFILE_NUMPY_EMPTY_FOLD);
+        for (int i = 0; i < n; i++)
+            assert_true(bc_shape_equal(&q->shapes[i], &shapes[i]));
+    }
+    free(q);
+    free(shapes);
+    bc_wbuf_free(&b);
+}
+
 static void test_pshape_round_trip(void **state)
 {
     (void)state;
@@ -567,8 +628,8 @@ static void test_malformed_frames(void **state)
         {"negative output length", answer_frame(0, 0, 0, 0, 0, "", -1, 0),
          "the output length says -1 bytes"},
         {"trailing bytes", hello_frame(1, "w", 2, 3), "3 unexpected bytes after its last field"},
-        {"newer protocol", hello_frame(4, "w", 2, 0),
-         "the worker speaks protocol version 4; this harness speaks versions 1 to 3"},
+        {"newer protocol", hello_frame(5, "w", 2, 0),
+         "the worker speaks protocol version 5; this harness speaks versions 1 to 4"},
         {"protocol 2 without its partial field", hello_frame(2, "w", 2, 0),
          "truncated: partial needs 4 bytes"},
         {"protocol 3 without its partial field", hello_frame(3, "w", 2, 0),
@@ -582,7 +643,7 @@ static void test_malformed_frames(void **state)
         {"unknown rule bits", hello_frame(1, "w", 0x102, 0), "rules has unknown bits 0x100"},
         {"empty name", hello_frame(1, "", 2, 0), "bad HELLO frame: the name is empty"},
         {"unknown rule", shape_frame(9, 1), "bad SHAPE frame: the rule is 9, expected 0 to 7"},
-        {"too many shapes", shape_frame(1, 100), "the number of shapes is 100, expected 0 to 72"},
+        {"too many shapes", shape_frame(1, 200), "the number of shapes is 200, expected 0 to 136"},
         {"shapes cut short", shape_frame(1, 20), "truncated: the rank of shape 8"},
         {"input past its elements", eval_frame(1, 2, 1, 1, 2), "input 0 reaches elements 1 to 2 of the 2"},
         {"negative input offset", eval_frame(1, 2, -1, 0, 2), "input 0 reaches elements -1 to 0"},
@@ -714,6 +775,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hello_round_trip),
         cmocka_unit_test(test_hello_versions),
+        cmocka_unit_test(test_many_operands),
         cmocka_unit_test(test_pshape_round_trip),
         cmocka_unit_test(test_fatal_round_trip),
         cmocka_unit_test(test_shape_round_trip),

@@ -1001,7 +1001,8 @@ static void test_value_cases_follow_the_caps(void **state)
         int max_rank, max_operands;
     } caps_list[] = {{6, 64}, {9, 6}, {64, 64}};
     for (size_t k = 0; k < sizeof caps_list / sizeof caps_list[0]; k++) {
-        bc_sut_value_caps caps = {~0u, ~0u, ~0u, caps_list[k].max_rank, caps_list[k].max_operands};
+        bc_sut_value_caps caps = {~0u, ~0u, ~0u, caps_list[k].max_rank, caps_list[k].max_operands,
+                                  ~0u};
         int high = 0, many = 0, top_rank = 0, top_n = 0;
         for (uint64_t i = 0; i < 20000; i++) {
             bc_prng r;
@@ -1030,6 +1031,51 @@ static void test_value_cases_follow_the_caps(void **state)
         assert_true(many > 100);
         if (caps.max_rank == 64)
             assert_true(top_rank > 20 && top_n > 20);
+    }
+    free(v);
+}
+
+/* Shape cases of numpy pass 64 operands only for a SUT that takes more, up
+ * to its limit (RULES.md §9.5), and have numpy-empty-fold's no shape only
+ * for a SUT that declares the profile (§3.1): an older worker (protocol 3,
+ * at most 72) is never asked more than it declared. */
+static void test_shape_cases_past_64_follow_the_caps(void **state)
+{
+    (void)state;
+    int p = bc_property_from_name("shape-differential");
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    const struct {
+        int max_operands;
+        unsigned profiles;
+    } caps_list[] = {{64, 0}, {72, 0}, {100, 1u << BC_PROFILE_NUMPY_EMPTY_FOLD}, {128, ~0u}};
+    for (size_t k = 0; k < sizeof caps_list / sizeof caps_list[0]; k++) {
+        bc_sut_value_caps caps = {~0u, ~0u, ~0u, 64, caps_list[k].max_operands,
+                                  caps_list[k].profiles};
+        int past = 0, top = 0, none = 0, folded = 0;
+        for (uint64_t i = 0; i < 20000; i++) {
+            bc_prng r;
+            bc_prng_init(&r, 5, 0x52, i);
+            bc_property_gen(p, BC_RULE_NUMPY, &caps, NULL, &r, v);
+            past += v->nshapes > 64;
+            top = v->nshapes > top ? v->nshapes : top;
+            none += v->nshapes == 0;
+            folded += (v->params.options & BC_OPT_PROFILE) &&
+                      v->params.profile == BC_PROFILE_NUMPY_EMPTY_FOLD;
+        }
+        assert_true(top <= caps.max_operands);
+        if (caps.max_operands > 64) {
+            assert_true(past > 20000 / 200); /* about 1 % */
+            assert_int_equal(top, caps.max_operands);
+        } else {
+            assert_int_equal(past, 0);
+        }
+        if ((caps.profiles >> BC_PROFILE_NUMPY_EMPTY_FOLD) & 1u) {
+            assert_true(none > 20000 / 40 && folded > none); /* 5 % and 10 % */
+        } else {
+            assert_int_equal(none, 0);
+            assert_int_equal(folded, 0);
+        }
     }
     free(v);
 }
@@ -1090,6 +1136,7 @@ int main(void)
         cmocka_unit_test(test_shrink_follows_the_rule_alignment),
         cmocka_unit_test(test_shrink_candidates_stay_valid),
         cmocka_unit_test(test_value_cases_follow_the_caps),
+        cmocka_unit_test(test_shape_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_layouts_stay_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,11 +19,14 @@
  * Version 3 sends EVAL inputs as the harness laid them out (their offset as
  * generated, from the data pointer, then a poison margin); a worker of
  * version 1 or 2 gets them rebased to their first element, as before, and
- * its offsets go unexercised (the SUT's description says so). */
-#define BC_WIRE_PROTOCOL_VERSION 3u
+ * its offsets go unexercised (the SUT's description says so).  Version 4
+ * lets HELLO's max_operands pass 72 (up to BC_WIRE_MAX_SHAPES, 136); a
+ * worker of an older version declaring more is refused. */
+#define BC_WIRE_PROTOCOL_VERSION 4u
 #define BC_WIRE_PROTOCOL_OLDEST 1u
 #define BC_WIRE_PROTOCOL_PARTIAL 2u
 #define BC_WIRE_PROTOCOL_LAYOUT 3u
+#define BC_WIRE_PROTOCOL_MANY_OPERANDS 4u
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'
@@ -31,6 +34,7 @@
  * harness allocate gigabytes. */
 #define BC_WIRE_MAX_PAYLOAD (256u << 20)
 #define BC_WIRE_MAX_SHAPES BC_ADAPTER_MAX_OPERANDS
+#define BC_WIRE_V3_MAX_SHAPES BC_ADAPTER_V1_MAX_OPERANDS /* versions 1 to 3 */
 #define BC_WIRE_MAX_NAME 255
 #define BC_WIRE_MAX_DESCRIPTION 1023
 #define BC_WIRE_MAX_MESSAGE 4095

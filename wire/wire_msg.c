@@ -247,6 +247,13 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
         h->partial = mask(&r, "partial", 0xFu);
     if (finish(&r) != 0)
         return -1;
+    /* an older worker's peers size questions by 72 (PROTOCOL.md, version 4) */
+    if (h->protocol < BC_WIRE_PROTOCOL_MANY_OPERANDS && c->max_operands > BC_WIRE_V3_MAX_SHAPES) {
+        snprintf(why, cap, "bad HELLO frame: max_operands %d needs protocol version %u; "
+                 "version %u declares at most %d", c->max_operands,
+                 BC_WIRE_PROTOCOL_MANY_OPERANDS, h->protocol, BC_WIRE_V3_MAX_SHAPES);
+        return -1;
+    }
     if (!h->name[0]) {
         snprintf(why, cap, "bad HELLO frame: the name is empty");
         return -1;

@@ -24,10 +24,10 @@ static int check_mask(const char *path, const char *field, uint32_t v, uint32_t 
 
 static int check_descriptor(const char *path, const bc_adapter *d, char *why, size_t cap)
 {
-    if (d->abi_version != BC_ADAPTER_ABI_VERSION) {
+    if (d->abi_version < BC_ADAPTER_ABI_OLDEST || d->abi_version > BC_ADAPTER_ABI_VERSION) {
         snprintf(why, cap, "%s: ABI version mismatch: the adapter was built for ABI version %u, "
-                           "this broadcheck speaks version %u", path, d->abi_version,
-                 BC_ADAPTER_ABI_VERSION);
+                           "this broadcheck speaks versions %u to %u", path, d->abi_version,
+                 BC_ADAPTER_ABI_OLDEST, BC_ADAPTER_ABI_VERSION);
         return -1;
     }
     if (d->struct_size < BC_ADAPTER_V1_SIZE) {
@@ -48,11 +48,13 @@ static int check_descriptor(const char *path, const bc_adapter *d, char *why, si
         check_mask(path, "ops", c->ops, (1u << BC_OP_COUNT) - 1, why, cap) ||
         check_mask(path, "dtypes", c->dtypes, (1u << BC_DTYPE_COUNT) - 1, why, cap))
         return -1;
+    /* a version-1 adapter may size its arrays by version 1's 72 (adapter.h) */
+    const int most = d->abi_version == 1 ? BC_ADAPTER_V1_MAX_OPERANDS : BC_ADAPTER_MAX_OPERANDS;
     if (c->max_rank < 0 || c->max_rank > BC_ADAPTER_MAX_RANK || c->max_operands < 1 ||
-        c->max_operands > BC_ADAPTER_MAX_OPERANDS) {
+        c->max_operands > most) {
         snprintf(why, cap, "%s: bad descriptor: caps.max_rank %d (0..%d) or caps.max_operands %d "
-                           "(1..%d) out of range", path, c->max_rank, BC_ADAPTER_MAX_RANK,
-                 c->max_operands, BC_ADAPTER_MAX_OPERANDS);
+                           "(1..%d in ABI version %u) out of range", path, c->max_rank,
+                 BC_ADAPTER_MAX_RANK, c->max_operands, most, d->abi_version);
         return -1;
     }
     if ((c->features & BC_ADAPTER_FEATURE_SHAPE) && !d->infer_shape) {
@@ -125,9 +127,13 @@ void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello)
 {
     memset(hello, 0, sizeof *hello);
     hello->partial = bc_worker_partial(ad->desc);
-    /* The newest: this worker takes inputs laid out as generated (3) and
-     * says whether the adapter takes partial shapes (0 if not). */
-    hello->protocol = BC_WIRE_PROTOCOL_VERSION;
+    /* This worker takes inputs laid out as generated (3) and says whether
+     * the adapter takes partial shapes (0 if not); it says 4 only for more
+     * than 72 operands, so that a harness of version 3 takes every other
+     * adapter as before (PROTOCOL.md, Versioning). */
+    hello->protocol = ad->desc->caps.max_operands > BC_WIRE_V3_MAX_SHAPES
+                          ? BC_WIRE_PROTOCOL_MANY_OPERANDS
+                          : BC_WIRE_PROTOCOL_LAYOUT;
     snprintf(hello->name, sizeof hello->name, "%s", ad->desc->name);
     snprintf(hello->version, sizeof hello->version, "%s",
              ad->desc->version ? ad->desc->version : "");

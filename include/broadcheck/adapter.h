@@ -1,5 +1,5 @@
 /*
- * broadcheck/adapter.h: the stable C ABI of an external adapter, version 1.
+ * broadcheck/adapter.h: the stable C ABI of an external adapter, version 2.
  *
  * An adapter is a shared library that wraps one tensor library and exports
  *
@@ -21,6 +21,15 @@
  * Appended since the first version: partial shapes (spec/RULES.md §14), the
  * last two fields of bc_adapter.  An adapter built before them has a
  * smaller struct_size and is read as taking no partial shapes.
+ *
+ * Version 2 changes no layout: it lets caps.max_operands reach
+ * BC_ADAPTER_MAX_OPERANDS (136) where version 1 stopped at
+ * BC_ADAPTER_V1_MAX_OPERANDS (72), for none and numpy past 64 operands
+ * (spec/RULES.md §9.5).  The entry symbol keeps its name.  A worker accepts
+ * both versions and refuses a version-1 descriptor declaring more than 72
+ * (an adapter built against version 1 may size arrays by 72); the harness
+ * never asks more shapes than an adapter declares.  An older worker refuses
+ * a version-2 descriptor as an unknown version.
  */
 #ifndef BROADCHECK_ADAPTER_H
 #define BROADCHECK_ADAPTER_H
@@ -32,10 +41,13 @@
 extern "C" {
 #endif
 
-#define BC_ADAPTER_ABI_VERSION 1u
-#define BC_ADAPTER_ENTRY_SYMBOL "bc_adapter_entry_v1"
+#define BC_ADAPTER_ABI_VERSION 2u
+#define BC_ADAPTER_ABI_OLDEST 1u
+#define BC_ADAPTER_ENTRY_SYMBOL "bc_adapter_entry_v1" /* every version's */
 #define BC_ADAPTER_MAX_RANK 64      /* the largest rank broadcheck asks about */
-#define BC_ADAPTER_MAX_OPERANDS 72  /* shapes in one question (invalid ones included) */
+#define BC_ADAPTER_MAX_OPERANDS 136 /* shapes in one question (invalid ones included):
+                                       none and numpy take up to 128, 8 more test the count */
+#define BC_ADAPTER_V1_MAX_OPERANDS 72 /* the most a version-1 descriptor may declare */
 #define BC_ADAPTER_MESSAGE_SIZE 320 /* bytes of bc_adapter_answer.message */
 
 #if defined(__GNUC__)
@@ -70,7 +82,9 @@ enum {
     BC_ADAPTER_PROFILE_OPENVINO_SELECT = 6,    /* pdpd, 3 shapes (cond, then, else): OpenVINO Select */
     BC_ADAPTER_PROFILE_NGRAPH_SELECT = 7,      /* pdpd, 3 shapes: nGraph 2020 Select */
     BC_ADAPTER_PROFILE_OPENVINO_BROADCAST = 8, /* pdpd, (target, data): Broadcast mode pdpd */
-    BC_ADAPTER_PROFILE_NGRAPH_EXPLICIT = 9     /* explicit axes-mapping: nGraph 2020 Broadcast-1 */
+    BC_ADAPTER_PROFILE_NGRAPH_EXPLICIT = 9,    /* explicit axes-mapping: nGraph 2020 Broadcast-1 */
+    BC_ADAPTER_PROFILE_NUMPY_EMPTY_FOLD = 10   /* numpy: zero shapes give [] (RULES.md §3.1);
+                                                  shape questions only */
 };
 
 /* params.options: which options the question gives. */
@@ -281,7 +295,8 @@ typedef struct bc_adapter_panswer {
  *
  * What is asked (sut_adapters/README.md, "What an adapter is asked"):
  *   infer_shape  any rule declared, its options as given (valid or not),
- *                1 to max_operands shapes (invalid counts too), ranks up to
+ *                1 to max_operands shapes (invalid counts too; 0 under numpy's
+ *                profile numpy-empty-fold, when declared), ranks up to
  *                max_rank, dims from 0 to INT64_MAX and negative ones;
  *   eval         ELEMENTWISE: rules none and numpy with 1 to max_operands
  *                shapes (more than 2: add, mul, max or min only, folded
@@ -303,12 +318,13 @@ typedef struct bc_adapter_panswer {
 typedef struct bc_adapter_capabilities {
     uint32_t features;     /* BC_ADAPTER_FEATURE_* */
     uint32_t rules;        /* bit (1u << BC_ADAPTER_RULE_*) per rule */
-    uint32_t profiles;     /* bit (1u << BC_ADAPTER_PROFILE_*) per pdpd profile followed;
-                              the other rules have only their default */
+    uint32_t profiles;     /* bit (1u << BC_ADAPTER_PROFILE_*) per non-default profile
+                              followed (pdpd, broadcast-to, explicit, numpy) */
     uint32_t ops;          /* bit (1u << BC_ADAPTER_OP_*), for elementwise */
     uint32_t dtypes;       /* bit (1u << BC_ADAPTER_DTYPE_*), for values */
     int32_t max_rank;      /* largest rank of any shape asked, 0 .. 64 */
-    int32_t max_operands;  /* largest number of shapes in one question, 1 .. 72 */
+    int32_t max_operands;  /* largest number of shapes in one question, 1 .. 136
+                              (1 .. 72 in a version-1 descriptor) */
 } bc_adapter_capabilities;
 
 typedef struct bc_adapter {

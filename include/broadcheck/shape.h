@@ -20,7 +20,7 @@ extern "C" {
 
 /* The largest rank and operand count the reference supports (RULES.md §9). */
 #define BC_MAX_RANK 64
-#define BC_MAX_OPERANDS 64
+#define BC_MAX_OPERANDS 128
 
 /* PDPD's default axis: "axis = rank(A) - rank(B)". */
 #define BC_AXIS_DEFAULT (-1)
@@ -61,6 +61,8 @@ typedef enum bc_profile {
                                             two-way inside the window (§5.6) */
     BC_PROFILE_NGRAPH_EXPLICIT,          /* explicit axes-mapping: nGraph 2020 Broadcast-1
                                             EXPLICIT, input dims equal, no stretch (§8.4) */
+    BC_PROFILE_NUMPY_EMPTY_FOLD,         /* numpy: zero operands give [], as NumPy's
+                                            broadcast_shapes() (§3.1) */
     BC_PROFILE_COUNT
 } bc_profile;
 
@@ -170,7 +172,7 @@ bc_error_kind bc_error_vset(bc_error *err, bc_error_kind kind, bc_rule rule, int
 
 /* Result shape of n operands under p->rule.  The binary rules take n == 2
  * (onnx-uni and pdpd: A then B; broadcast-to rules: input then target); none
- * and numpy take 1 .. BC_MAX_OPERANDS.  Returns BC_OK and fills *out, or the
+ * and numpy take 1 .. BC_MAX_OPERANDS (numpy under numpy-empty-fold 0 ..).  Returns BC_OK and fills *out, or the
  * error kind and fills *err (if not NULL). */
 bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes,
                        bc_shape *out, bc_error *err);

@@ -137,6 +137,9 @@ typedef struct bc_sut_value_caps {
     unsigned dtypes;  /* bit (1u << bc_dtype) */
     int max_rank;     /* the largest rank of a shape it is asked, 0 .. BC_MAX_RANK */
     int max_operands; /* the most shapes in one question, 1 .. BC_MAX_OPERANDS */
+    unsigned profiles; /* bit (1u << bc_profile) per non-default profile it follows, so
+                          that generators ask a profile's own cases (numpy-empty-fold's
+                          zero shapes) only of a SUT that declares it */
 } bc_sut_value_caps;
 
 /* The value capabilities sut declares: everything for a built-in SUT,

@@ -75,7 +75,7 @@ int bc_value_set_option(bc_value_case *v, const char *key, const char *value, ch
                         size_t cap);
 /* Whether a parsed line's value case is one broadcheck computes (spec/
  * README.md, "Value cases"): the operation under its rule, the number of
- * shapes it takes (where 3, broadcast 2, elementwise 1 to 64 under none and
+ * shapes it takes (where 3, broadcast 2, elementwise 1 to 128 under none and
  * numpy but 2 for ops other than add, mul, max and min, 2 under onnx-uni
  * and pdpd), sum-to-shape's operand, a dtype the op is defined on, no
  * negative dim and options the rule takes.  Shape-only lines are always

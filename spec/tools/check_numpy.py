@@ -46,7 +46,9 @@ class Partial:
         self.word = word
 EXPECT_RE = re.compile(r"^(\[.*\]|error(:[a-z-]+)?)$")
 NUMPY_MAXDIMS = 32          # NPY_MAXDIMS in NumPy 1.x
-OUR_MAX_OPERANDS = 64       # BC_MAX_OPERANDS
+OUR_MAX_OPERANDS = 128      # BC_MAX_OPERANDS
+# numpy's profile that is NumPy's own: broadcast_shapes() of no shape is ()
+EMPTY_FOLD = {"profile": "numpy-empty-fold"}
 # Substrings of NumPy errors that mean "NumPy cannot represent this", not
 # "these shapes do not broadcast".
 LIMIT_MESSAGES = ("too big", "too large", "maximum supported dimension",
@@ -117,13 +119,15 @@ def skip_reason(rule, options, shapes, expected):
     """Why NumPy cannot judge this vector: (category, detail), or None."""
     if any(isinstance(s, Partial) for s in shapes + [expected]):
         return "partial shapes", "numpy has no partial shapes"
-    if options:
+    empty_fold = rule == "numpy" and options == EMPTY_FOLD
+    if options and not empty_fold:
         return "options", "%s: numpy takes no options" % " ".join(sorted(options))
     if rule != "numpy" and len(shapes) != 2:
         return "operand count", "%d shapes for a binary rule" % len(shapes)
-    if rule == "numpy" and not 1 <= len(shapes) <= OUR_MAX_OPERANDS:
-        return "operand count", "%d operands: our limit is 1..%d, numpy has none" % (
-            len(shapes), OUR_MAX_OPERANDS)
+    least = 0 if empty_fold else 1
+    if rule == "numpy" and not least <= len(shapes) <= OUR_MAX_OPERANDS:
+        return "operand count", "%d operands: our limit is %d..%d, numpy has none" % (
+            len(shapes), least, OUR_MAX_OPERANDS)
     ranks = [len(s) for s in shapes] + ([len(expected)] if isinstance(expected, tuple) else [])
     if rule == "matmul":
         work = 1

@@ -16,7 +16,12 @@
 
 // Version 3: EVAL inputs arrive with their offsets as the harness laid them
 // out (readTensor handles any offset); the HELLO has version 2's partial field.
-const PROTOCOL_VERSION = 3;
+// Version 4 only lets maxOperands pass 72: a worker declaring at most 72 says
+// 3, byte for byte as before, so an older harness still takes it
+// (wire/PROTOCOL.md, Versioning).
+const PROTOCOL_VERSION = 4;
+const MAX_OPERANDS = 136; // version 4's; none and numpy take up to 128 (RULES.md §9.5)
+const V3_MAX_OPERANDS = 72; // versions 1 to 3's
 const MAGIC = 0x6362; // the bytes 'b' 'c', little-endian
 const HEADER = 12;
 const MAX_PAYLOAD = 256 * 1024 * 1024;
@@ -90,7 +95,7 @@ function readParams(r) {
   if (naxes > 64) throw new Error(`bad question from the harness: ${naxes} axes`);
   const axes = r.i64s(naxes, 'axes');
   const n = r.u32('shape count');
-  if (n > 72) throw new Error(`bad question from the harness: ${n} shapes`);
+  if (n > MAX_OPERANDS) throw new Error(`bad question from the harness: ${n} shapes`);
   const shapes = [];
   for (let i = 0; i < n; i++) {
     const rank = r.u32('rank');
@@ -209,9 +214,17 @@ function frame(type, seq, payload) {
   return Buffer.concat([h, payload]);
 }
 
+// The version a HELLO says: 4 only where it is needed (more than 72 operands).
+function helloVersion(h) {
+  if (!(h.maxOperands >= 1 && h.maxOperands <= MAX_OPERANDS)) {
+    throw new Error(`maxOperands ${h.maxOperands}: the protocol carries 1 to ${MAX_OPERANDS}`);
+  }
+  return h.maxOperands > V3_MAX_OPERANDS ? PROTOCOL_VERSION : 3;
+}
+
 function encodeHello(h) {
   return Buffer.concat([
-    u32s(PROTOCOL_VERSION), str(h.name, 255), str(h.version, 255), str(h.description, 1023),
+    u32s(helloVersion(h)), str(h.name, 255), str(h.version, 255), str(h.description, 1023),
     u32s(h.features, h.rules, h.profiles || 0, h.ops, h.dtypes, h.maxRank, h.maxOperands),
     u32s(0), // partial shapes: none
   ]);
@@ -439,6 +452,6 @@ function serve(name, load) {
 }
 
 module.exports = {
-  serve, ok, bits, Rejected, Unsupported, translateError, guarded, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
+  serve, ok, bits, encodeHello, helloVersion, MAX_OPERANDS, V3_MAX_OPERANDS, Rejected, Unsupported, translateError, guarded, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
   DTYPE_SIZE,
 };

@@ -29,7 +29,11 @@ import sys
 
 # Version 3: EVAL inputs arrive with their offsets as the harness laid them out
 # (Tensor handles any offset); its HELLO has version 2's partial field.
-PROTOCOL_VERSION = 3
+# Version 4 only lets max_operands pass 72: a worker declaring at most 72 says
+# 3, byte for byte as before, so an older harness still takes it (PROTOCOL.md,
+# Versioning).
+PROTOCOL_VERSION = 4
+PROTOCOL_MANY_OPERANDS = 4
 HELLO, FATAL, SHAPE, EVAL, PSHAPE, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x12, 0x20
 MAX_PAYLOAD = 256 << 20
 
@@ -39,6 +43,7 @@ RULE_NONE, RULE_NUMPY, RULE_ONNX_UNI, RULE_PDPD, RULE_BROADCAST_TO, \
     RULE_BIDIRECTIONAL, RULE_EXPLICIT, RULE_MATMUL = range(8)
 PROFILE_DEFAULT = 0
 PROFILE_PYTORCH_EXPAND = 4  # broadcast-to: a -1 target dim keeps the input's (RULES.md §6.1)
+PROFILE_NUMPY_EMPTY_FOLD = 10  # numpy: no shape gives [] (RULES.md §3.1), shapes only
 OPT_AXIS, OPT_PROFILE, OPT_AXES, OPT_AXES_MAPPING = 1, 2, 4, 8
 
 BOOL, INT8, UINT8, INT32, INT64, FLOAT32, FLOAT64, FLOAT16 = range(8)
@@ -63,7 +68,8 @@ ERR_UNKNOWN, ERR_RANK_MISMATCH, ERR_DIM_MISMATCH, ERR_RANK_TOO_LARGE, \
     ERR_BAD_PARAMS, ERR_OVERFLOW = range(13)
 
 MAX_RANK = 64       # the protocol's limits (PROTOCOL.md, HELLO)
-MAX_OPERANDS = 72
+MAX_OPERANDS = 136  # version 4's; none and numpy take up to 128 (RULES.md §9.5)
+V3_MAX_OPERANDS = 72  # versions 1 to 3's, and the default a worker declares
 UNBOUNDED = (1 << 63) - 1  # hi of a dim with no upper bound, on the wire
 
 # Partial shapes a worker takes (Capabilities.partial, protocol 2).
@@ -170,7 +176,10 @@ class Capabilities:
     the harness answers everything else "unsupported" without asking."""
 
     def __init__(self, name, version, description, features, rules, ops=0, dtypes=0,
-                 max_rank=MAX_RANK, max_operands=MAX_OPERANDS, profiles=0, partial=0):
+                 max_rank=MAX_RANK, max_operands=V3_MAX_OPERANDS, profiles=0, partial=0):
+        if not 1 <= max_operands <= MAX_OPERANDS:
+            raise ValueError("max_operands %d: the protocol carries 1 to %d"
+                             % (max_operands, MAX_OPERANDS))
         self.name, self.version, self.description = name, version, description
         self.features, self.rules, self.profiles = features, rules, profiles
         self.partial = partial  # PARTIAL_* taken (0: none)
@@ -280,9 +289,15 @@ def _frame(kind, seq, payload):
     return b"bc" + struct.pack("<HII", kind, seq, len(payload)) + payload
 
 
+def hello_version(c):
+    """The version the HELLO says: 4 only where it is needed (more than 72
+    operands), so that a harness of version 3 still takes every other worker."""
+    return PROTOCOL_MANY_OPERANDS if c.max_operands > V3_MAX_OPERANDS else 3
+
+
 def encode_hello(c):
     description = c.description
-    return (struct.pack("<I", PROTOCOL_VERSION) +
+    return (struct.pack("<I", hello_version(c)) +
             _text(c.name, 255) + _text(c.version, 255) + _text(description, 1023) +
             struct.pack("<8I", c.features, c.rules, c.profiles, c.ops, c.dtypes,
                         c.max_rank, c.max_operands, getattr(c, "partial", 0)))

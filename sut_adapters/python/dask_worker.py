@@ -75,7 +75,7 @@ CAPS = w.Capabilities(
     "dask", dask.__version__,
     "Dask %s dask.array.core.broadcast_shapes (numpy; ? as NaN)" % dask.__version__,
     features=w.FEATURE_SHAPE, rules=w.bits(w.RULE_NUMPY),
-    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS, partial=w.PARTIAL_DYNAMIC)
+    max_rank=w.MAX_RANK, max_operands=w.V3_MAX_OPERANDS, partial=w.PARTIAL_DYNAMIC)
 
 if __name__ == "__main__":
     sys.exit(channel.serve(CAPS, shape, no_values, partial))

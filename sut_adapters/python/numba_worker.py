@@ -313,7 +313,7 @@ CAPS = w.Capabilities(
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT | w.FEATURE_BROADCAST,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_BROADCAST_TO),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(7)),
-    max_rank=MAX_RANK, max_operands=w.MAX_OPERANDS)
+    max_rank=MAX_RANK, max_operands=w.V3_MAX_OPERANDS)
 
 if __name__ == "__main__":
     sys.exit(channel.serve(CAPS, result_shape, evaluate))

@@ -35,7 +35,10 @@ broadcheck truncates, a divergence the certification shows and classifies).
 Limits (HELLO): rank 32, NPY_MAXDIMS in numpy/core/include/numpy/
 ndarraytypes.h of NumPy 1.x (numpy.broadcast_shapes((1,)*33) raises "maximum
 supported dimension for an ndarray is 32"); operands: no NumPy limit
-(broadcast_shapes folds 32 at a time past NPY_MAXARGS), so the protocol's 72.
+(broadcast_shapes folds 32 at a time past NPY_MAXARGS), so the protocol's 136
+(version 4; none and numpy are asked up to 128, RULES.md §9.5).  Profile
+numpy-empty-fold of numpy (RULES.md §3.1) is broadcast_shapes' own: no shape
+gives ().
 
 Every answer is NumPy's own, divergences included: the known ones are
 declared in numpy.manifest.json (docs/MANIFEST.md), which the harness
@@ -144,8 +147,17 @@ def matmul_shape(a, b):
                         "than %d steps" % MATMUL_MAX_WORK)
 
 
+def empty_fold(params):
+    """numpy under profile numpy-empty-fold and nothing else: broadcast_shapes()
+    of no shape is () (RULES.md §3.1), its answers otherwise numpy's."""
+    return (params.rule == w.RULE_NUMPY and params.options == w.OPT_PROFILE and
+            params.profile == w.PROFILE_NUMPY_EMPTY_FOLD)
+
+
 def result_shape(params, shapes):
     """The rule's result shape as NumPy computes it."""
+    if empty_fold(params):
+        return list(numpy_call(np.broadcast_shapes, *shapes))
     if params.has_options():
         raise w.Unsupported("NumPy's broadcasting takes no axis, axes or profile")
     rule = params.rule
@@ -248,7 +260,7 @@ CAPS = w.Capabilities(
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
-    max_rank=32, max_operands=w.MAX_OPERANDS)
+    max_rank=32, max_operands=w.MAX_OPERANDS, profiles=w.bits(w.PROFILE_NUMPY_EMPTY_FOLD))
 
 if __name__ == "__main__":
     sys.exit(channel.serve(CAPS, result_shape, evaluate))

@@ -333,7 +333,7 @@ CAPS = w.Capabilities(
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY),
     ops=w.bits(*range(10)),
     dtypes=w.bits(w.BOOL, w.INT8, w.UINT8, w.INT32, w.INT64, w.FLOAT32, w.FLOAT64),
-    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS)
+    max_rank=w.MAX_RANK, max_operands=w.V3_MAX_OPERANDS)
 
 if __name__ == "__main__":
     status = channel.serve(CAPS, result_shape, evaluate)

@@ -256,7 +256,7 @@ CAPS = w.Capabilities(
                    NUMPY_OP or "Add (2 operands) and Sum (other counts)"),
     features=w.FEATURE_SHAPE,
     rules=w.bits(w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
-    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS,
+    max_rank=w.MAX_RANK, max_operands=w.V3_MAX_OPERANDS,
     partial=w.PARTIAL_DYNAMIC | w.PARTIAL_SYMBOL | w.PARTIAL_DYNAMIC_RANK)
 
 if __name__ == "__main__":

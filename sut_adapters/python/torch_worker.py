@@ -285,7 +285,7 @@ CAPS = w.Capabilities(
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     profiles=w.bits(w.PROFILE_PYTORCH_EXPAND),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
-    max_rank=w.MAX_RANK, max_operands=w.MAX_OPERANDS)
+    max_rank=w.MAX_RANK, max_operands=w.V3_MAX_OPERANDS)
 
 if __name__ == "__main__":
     sys.exit(channel.serve(CAPS, result_shape, evaluate))

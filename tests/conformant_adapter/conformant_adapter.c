@@ -95,9 +95,9 @@ static int check_operands(const bc_adapter_params *p, int32_t n, const bc_adapte
                           bc_adapter_answer *a)
 {
     int many = p->rule == BC_ADAPTER_RULE_NONE || p->rule == BC_ADAPTER_RULE_NUMPY;
-    if (many ? n < 1 || n > 64 : n != 2)
+    if (many ? n < 1 || n > 128 : n != 2) /* RULES.md §1.3 */
         return REJECT(a, BC_ADAPTER_ERR_OPERAND_COUNT, "%s takes %s shapes, got %d",
-                      rule_names[p->rule], many ? "1 to 64" : "2", n);
+                      rule_names[p->rule], many ? "1 to 128" : "2", n);
     for (int32_t i = 0; i < n; i++) {
         if (s[i].rank < 0 || s[i].rank > MAX_RANK)
             return REJECT(a, BC_ADAPTER_ERR_BAD_PARAMS, "operand %d has rank %d", i, s[i].rank);

@@ -3,7 +3,7 @@
 
 static const bc_adapter future = {
     .struct_size = sizeof(bc_adapter),
-    .abi_version = 2,
+    .abi_version = 3,
     .name = "future",
     .caps = {.max_operands = 1},
 };

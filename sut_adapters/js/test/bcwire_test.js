@@ -166,6 +166,25 @@ async function main() {
   w.child.stdin.end();
   assert.equal(await w.exited, 0);
 
+  // Past 72 operands (RULES.md §9.5): a worker declaring more says version 4
+  // and takes questions of up to 136 shapes; one declaring at most 72 says 3,
+  // as before, so a harness of version 3 still takes it.
+  const wire = require('../bcwire');
+  const hello72 = { name: 'x', version: '1', description: '', features: 1, rules: 2, ops: 0, dtypes: 0, maxRank: 64 };
+  assert.equal(wire.encodeHello({ ...hello72, maxOperands: 72 }).readUInt32LE(0), 3);
+  assert.equal(wire.encodeHello({ ...hello72, maxOperands: 73 }).readUInt32LE(0), 4);
+  assert.throws(() => wire.encodeHello({ ...hello72, maxOperands: 137 }), /1 to 136/);
+  const many = startWorker({ ECHO_MAX_OPERANDS: '136' });
+  const h4 = await many.next();
+  assert.equal(h4.payload.readUInt32LE(0), 4, 'protocol version 4 past 72 operands');
+  const shapes = Array.from({ length: 136 }, (_, i) => [i, 1]);
+  many.child.stdin.write(shapeQuestion(1, shapes));
+  f = await many.next();
+  a = readAnswer(f.payload);
+  assert.deepEqual([f.seq, a.status, a.dims], [1, 0, [0, 1]], '136 shapes arrive');
+  many.child.stdin.end();
+  assert.equal(await many.exited, 0);
+
   // A library that cannot be loaded: FATAL instead of HELLO, exit 2.
   const broken = startWorker({ ECHO_FAIL_LOAD: '1' });
   const fatal = await broken.next();

@@ -3,7 +3,8 @@
  * A worker around no library, for bcwire_test.js: shape questions answer
  * the first shape (no shapes: rejected; three shapes: an exception), value
  * questions echo the first input as bcwire.js gathered it.  ECHO_FAIL_LOAD
- * makes "loading the library" fail.
+ * makes "loading the library" fail; ECHO_MAX_OPERANDS is what it declares
+ * (default 64).
  */
 const wire = require('../bcwire');
 
@@ -13,7 +14,8 @@ wire.serve('echo_worker', async () => {
     hello: {
       name: 'echo', version: '1', description: 'bcwire.js test worker',
       features: wire.FEATURE.SHAPE | wire.FEATURE.ELEMENTWISE, rules: wire.bits(['numpy'], wire.RULE),
-      ops: wire.bits(['add'], wire.OPS), dtypes: wire.bits(['int32'], wire.DTYPES), maxRank: 64, maxOperands: 64,
+      ops: wire.bits(['add'], wire.OPS), dtypes: wire.bits(['int32'], wire.DTYPES), maxRank: 64,
+      maxOperands: Number(process.env.ECHO_MAX_OPERANDS || 64),
     },
     shape(q) {
       if (q.shapes.length === 0) throw new wire.Rejected(wire.ERR.OPERAND_COUNT, 'no shapes');
