@@ -224,7 +224,7 @@ static void check_cases(bc_value_tier tier, int cases)
 {
     bc_arena *a = bc_arena_new();
     assert_non_null(a);
-    bc_sut_value_caps caps = {~0u, ~0u, ~0u, 8, 8};
+    bc_sut_value_caps caps = {~0u, ~0u, ~0u, 8, 8, 0};
     bc_semantics sem;
     memset(&sem, 0, sizeof sem);
     static const bc_rule rules[] = {BC_RULE_NUMPY, BC_RULE_NONE, BC_RULE_BROADCAST_TO,
