@@ -29,7 +29,7 @@
 #include "cli_spawn.h"
 
 static char dir[256];
-static char rank65[256], ops65[65][4];
+static char rank65[256], ops129[129][4];
 
 /* The files the rows read, made in dir by setup (the length counts NUL bytes). */
 #define FIXTURE(name, text) {name, text, sizeof text - 1}
@@ -84,8 +84,8 @@ static int setup(void **state)
     for (int k = 1; k < 65; k++)
         strcat(rank65, ",1");
     strcat(rank65, "]");
-    for (int i = 0; i < 65; i++)
-        strcpy(ops65[i], "[1]");
+    for (int i = 0; i < 129; i++)
+        strcpy(ops129[i], "[1]");
     return 0;
 }
 
@@ -100,7 +100,7 @@ static int teardown(void **state)
 }
 
 typedef struct bad_case {
-    const char *args[14]; /* "@x" is dir/x; "{rank65}" a shape of rank 65; "{ops65}" 65 shapes */
+    const char *args[14]; /* "@x" is dir/x; "{rank65}" a shape of rank 65; "{ops129}" 129 shapes */
     const char *err[2];   /* parts stderr must contain (what, and where) */
     const char *report;   /* "@x": a report the row asks for that must not be left */
     const char *corpus;   /* "@x": a file (corpus, input) that must be left unchanged */
@@ -136,13 +136,13 @@ static const bad_case cases[] = {
      {"column 4: dim at axis 1", "above INT64_MAX"}, NULL, NULL, NULL},
     {{"shape", "--rule", "numpy", "[-9223372036854775809]"},
      {"column 2: dim at axis 0", "below INT64_MIN"}, NULL, NULL, NULL},
-    /* ranks and operand counts past 64 */
+    /* ranks past 64 and operand counts past 128 */
     {{"shape", "--rule", "numpy", "{rank65}"},
      {"column 130", "rank past the limit of 64 axes"}, NULL, NULL, NULL},
-    {{"shape", "--rule", "numpy", "{ops65}"},
-     {"operand-count", "takes 1 to 64 shapes, got 65"}, NULL, NULL, NULL},
-    {{"shape", "--rule", "none", "{ops65}", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]"},
-     {"73 shapes given", "at most 64"}, NULL, NULL, NULL},
+    {{"shape", "--rule", "numpy", "{ops129}"},
+     {"operand-count", "takes 1 to 128 shapes, got 129"}, NULL, NULL, NULL},
+    {{"shape", "--rule", "none", "{ops129}", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]", "[1]"},
+     {"137 shapes given", "at most 128"}, NULL, NULL, NULL},
     /* rules, profiles, axes */
     {{"shape", "--rule", "NumPy", "[1]"}, {"--rule", "unknown rule 'NumPy'"}, NULL, NULL, NULL},
     {{"shape", "--rule", "pdpd", "--profile", "", "[1]", "[1]"},
@@ -307,13 +307,13 @@ static void test_bad_input_table(void **state)
     snprintf(subdir, sizeof subdir, "%s/adir", dir);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const bad_case *c = &cases[i];
-        const char *args[100];
+        const char *args[160];
         int n = 0;
         char line[1024] = "broadcheck";
         for (int a = 0; a < 14 && c->args[a]; a++) {
-            if (strcmp(c->args[a], "{ops65}") == 0) {
-                for (int k = 0; k < 65; k++)
-                    args[n++] = ops65[k];
+            if (strcmp(c->args[a], "{ops129}") == 0) {
+                for (int k = 0; k < 129; k++)
+                    args[n++] = ops129[k];
             } else {
                 args[n++] = expand(c->args[a], bufs[a], sizeof bufs[a]);
             }
