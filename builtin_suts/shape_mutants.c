@@ -75,8 +75,7 @@ static void pdpd_no_trim(const bc_sut *sut, const bc_params *p, int n, const bc_
 {
     (void)sut;
     bc_answer_from_reference(p, n, s, a);
-    int doc = !(p->options & BC_OPT_PROFILE) || p->profile == BC_PROFILE_OPENVINO_DOC ||
-              p->profile == BC_PROFILE_DEFAULT;
+    int doc = bc_params_resolved_profile(p) == BC_PROFILE_OPENVINO_DOC;
     if (p->rule != BC_RULE_PDPD || !doc || n != 2 ||
         (a->status == BC_SUT_REJECTED && a->kind != BC_ERR_DIM_MISMATCH &&
          a->kind != BC_ERR_WINDOW_OUT_OF_RANGE))
@@ -193,7 +192,7 @@ static void pdpd_axis_after_trim(const bc_sut *sut, const bc_params *p, int n, c
     (void)sut;
     bc_params q = *p;
     if (p->rule == BC_RULE_PDPD && n == 2 && p->axis == -1 &&
-        !((p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE)) {
+        bc_params_profile(p) != BC_PROFILE_PADDLE) {
         int len = s[1].rank;
         while (len > 0 && s[1].dims[len - 1] == 1)
             len--;
@@ -255,8 +254,8 @@ static void select_roles_swapped(const bc_sut *sut, const bc_params *p, int n, c
 {
     (void)sut;
     bc_answer_from_reference(p, n, s, a);
-    if (p->rule != BC_RULE_PDPD || !(p->options & BC_OPT_PROFILE) ||
-        p->profile != BC_PROFILE_OPENVINO_SELECT || n != 3 || bc_error_kind_is_invalid_input(a->kind))
+    if (p->rule != BC_RULE_PDPD || bc_params_profile(p) != BC_PROFILE_OPENVINO_SELECT || n != 3 ||
+        bc_error_kind_is_invalid_input(a->kind))
         return;
     bc_params step = *p;
     step.profile = BC_PROFILE_OPENVINO_SHAPE_INFERENCE;

@@ -161,8 +161,7 @@ int bc_cmd_shape(int argc, char **argv)
     }
     int n = argc - optind;
     /* only numpy's empty fold (RULES.md §3.1) takes no shape */
-    const int empty_fold = (params.options & BC_OPT_PROFILE) &&
-                           params.profile == BC_PROFILE_NUMPY_EMPTY_FOLD;
+    const int empty_fold = bc_params_profile(&params) == BC_PROFILE_NUMPY_EMPTY_FOLD;
     if (n < 1 && !empty_fold) {
         fprintf(stderr, "broadcheck shape: no shapes given (e.g. [2,1,5] [4,1])\n");
         return BC_EXIT_USAGE;

@@ -19,9 +19,7 @@ static int refuse_shapes(const bc_adapter_capabilities *c, const bc_params *p, i
         snprintf(why, cap, "the adapter does not declare rule %s", bc_rule_name(p->rule));
         return 1;
     }
-    bc_profile prof = (p->options & BC_OPT_PROFILE) && p->profile != BC_PROFILE_DEFAULT
-                          ? p->profile
-                          : bc_rule_default_profile(p->rule);
+    bc_profile prof = bc_params_resolved_profile(p);
     if (prof != BC_PROFILE_DEFAULT && !bit(c->profiles, (int)prof)) {
         snprintf(why, cap, "the adapter does not declare %s profile %s", bc_rule_name(p->rule),
                  bc_profile_name(prof));
@@ -143,9 +141,7 @@ int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial
         snprintf(why, cap, "the adapter does not declare rule %s", bc_rule_name(p->rule));
         return 1;
     }
-    bc_profile prof = (p->options & BC_OPT_PROFILE) && p->profile != BC_PROFILE_DEFAULT
-                          ? p->profile
-                          : bc_rule_default_profile(p->rule);
+    bc_profile prof = bc_params_resolved_profile(p);
     if (prof != BC_PROFILE_DEFAULT && !bit(caps->profiles, (int)prof)) {
         snprintf(why, cap, "the adapter does not declare %s profile %s", bc_rule_name(p->rule),
                  bc_profile_name(prof));

@@ -15,7 +15,7 @@ static void pdpd_window(const bc_vector *c, int *small, int64_t *start)
 {
     const bc_params *p = &c->params;
     const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
-    int paddle = (p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE;
+    int paddle = bc_params_profile(p) == BC_PROFILE_PADDLE;
     /* paddle places the operand of smaller rank in the other (the second on a tie) */
     *small = paddle && a->rank <= b->rank ? 0 : 1;
     const bc_shape *large = &c->shapes[1 - *small], *placed = &c->shapes[*small];
@@ -55,11 +55,12 @@ int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
 {
     const bc_params *p = &c->params;
     const bc_shape *s = &c->shapes[i];
-    if (p->rule == BC_RULE_PDPD && c->nshapes == 3 && (p->options & BC_OPT_PROFILE) &&
-        (p->profile == BC_PROFILE_OPENVINO_SELECT || p->profile == BC_PROFILE_NGRAPH_SELECT)) {
+    const bc_profile prof = bc_params_profile(p);
+    if (p->rule == BC_RULE_PDPD && c->nshapes == 3 &&
+        (prof == BC_PROFILE_OPENVINO_SELECT || prof == BC_PROFILE_NGRAPH_SELECT)) {
         /* Select (RULES.md §5.4, §5.5): then (OpenVINO) or else (nGraph) is
          * the frame; the two others are placed from the axis */
-        int f = p->profile == BC_PROFILE_OPENVINO_SELECT ? 1 : 2;
+        int f = prof == BC_PROFILE_OPENVINO_SELECT ? 1 : 2;
         int frame = c->shapes[f].rank;
         int64_t start = p->axis != BC_AXIS_DEFAULT ? p->axis : (int64_t)frame - s->rank;
         for (int k = 0; k < s->rank; k++) {

@@ -24,19 +24,14 @@
 
 /* ---- where each dim lands (the result frame of each rule) -------------- */
 
-static bc_profile profile_of(const bc_params *p)
-{
-    return (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
-}
-
 /* The operand whose frame a Select profile places the others in: then
  * (openvino-select), else (ngraph-select); -1 for any other case. */
 static int select_frame(const bc_params *p, int n)
 {
     if (p->rule != BC_RULE_PDPD || n != 3)
         return -1;
-    return profile_of(p) == BC_PROFILE_OPENVINO_SELECT ? 1
-           : profile_of(p) == BC_PROFILE_NGRAPH_SELECT ? 2
+    return bc_params_profile(p) == BC_PROFILE_OPENVINO_SELECT ? 1
+           : bc_params_profile(p) == BC_PROFILE_NGRAPH_SELECT ? 2
                                                        : -1;
 }
 
@@ -66,7 +61,7 @@ static int frame_rank(const bc_params *p, int n, const int *rank)
             return rank[select_frame(p, n)];
         if (n < 2)
             return -1;
-        if ((p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE)
+        if (bc_params_profile(p) == BC_PROFILE_PADDLE)
             return rank[0] > rank[1] ? rank[0] : rank[1];
         return rank[0];
     default:
@@ -112,7 +107,7 @@ static int place_of(const bc_params *p, int n, const int *rank, int i, int k)
         if (n != 2)
             return -1;
         {
-            int paddle = (p->options & BC_OPT_PROFILE) && p->profile == BC_PROFILE_PADDLE;
+            int paddle = bc_params_profile(p) == BC_PROFILE_PADDLE;
             int small = paddle ? (rank[0] > rank[1] ? 1 : 0) : 1;
             int64_t axis = p->axis;
             if (axis == -1)
@@ -181,7 +176,8 @@ static int has_dynamic_rank(const bc_pvector *c)
 static int result_is_target(const bc_params *p)
 {
     if (p->rule == BC_RULE_PDPD) /* paddle and openvino-broadcast stretch the frame too */
-        return profile_of(p) != BC_PROFILE_PADDLE && profile_of(p) != BC_PROFILE_OPENVINO_BROADCAST;
+        return bc_params_profile(p) != BC_PROFILE_PADDLE &&
+               bc_params_profile(p) != BC_PROFILE_OPENVINO_BROADCAST;
     return p->rule == BC_RULE_ONNX_UNI || p->rule == BC_RULE_BROADCAST_TO ||
            p->rule == BC_RULE_EXPLICIT;
 }
@@ -673,7 +669,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
     describe_answer(&a, &c->syms, got, sizeof got);
     bc_check result = BC_CHECK_PASS;
     const int found = witness(c, x, -1, 0);
-    if (!found && profile_of(&c->params) == BC_PROFILE_NGRAPH_SELECT && c->nshapes == 3) {
+    if (!found && bc_params_profile(&c->params) == BC_PROFILE_NGRAPH_SELECT && c->nshapes == 3) {
         /* relaxation R3: its two steps are checked one at a time; no concretization to
          * try the bounds from either */
         free(x);

@@ -581,7 +581,7 @@ static bc_check prepend_ones(bc_check_ctx *ctx, const bc_vector *c, char *detail
         return nothing_to_compare(ctx, c, detail, cap); /* already at the rank limit */
     /* Under profile pytorch-expand a -1 target dim ahead of the input is an
      * error the padding takes away (it then keeps a padded 1): RULES.md §6.1 */
-    if ((c->params.options & BC_OPT_PROFILE) && c->params.profile == BC_PROFILE_PYTORCH_EXPAND &&
+    if (bc_params_profile(&c->params) == BC_PROFILE_PYTORCH_EXPAND &&
         c->nshapes == 2)
         for (int k = 0; k < c->shapes[1].rank - c->shapes[0].rank; k++)
             if (c->shapes[1].dims[k] == -1)
@@ -613,7 +613,7 @@ static bc_check uni_implies_numpy(bc_check_ctx *ctx, const bc_vector *c, char *d
     /* Under profile pytorch-expand a -1 target dim keeps the input's dim it
      * lines up with (RULES.md §6.1): numpy is asked of that dim instead. */
     bc_shape shapes[2] = {c->shapes[0], c->shapes[1]};
-    if ((c->params.options & BC_OPT_PROFILE) && c->params.profile == BC_PROFILE_PYTORCH_EXPAND)
+    if (bc_params_profile(&c->params) == BC_PROFILE_PYTORCH_EXPAND)
         for (int k = 0; k < shapes[1].rank; k++) {
             int i = k - (shapes[1].rank - shapes[0].rank);
             if (shapes[1].dims[k] == -1 && i >= 0)
@@ -644,8 +644,7 @@ static bc_check pdpd_is_padded_numpy(bc_check_ctx *ctx, const bc_vector *c, char
     if (c->nshapes != 2)
         return nothing_to_compare(ctx, c, detail, cap); /* operand-count: nothing to pad */
     const bc_shape *a = &c->shapes[0], *b = &c->shapes[1];
-    bc_profile profile = (c->params.options & BC_OPT_PROFILE) ? c->params.profile
-                                                              : BC_PROFILE_DEFAULT;
+    bc_profile profile = bc_params_profile(&c->params);
     if (profile == BC_PROFILE_DEFAULT)
         profile = BC_PROFILE_OPENVINO_DOC;
     if (profile == BC_PROFILE_OPENVINO_BROADCAST)

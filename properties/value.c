@@ -690,8 +690,7 @@ int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
     int n = c->nshapes;
     /* a target with pytorch-expand's -1s is no tensor: the result's size is checked below */
     const int keeps = c->params.rule == BC_RULE_BROADCAST_TO &&
-                      (c->params.options & BC_OPT_PROFILE) &&
-                      c->params.profile == BC_PROFILE_PYTORCH_EXPAND;
+                      bc_params_profile(&c->params) == BC_PROFILE_PYTORCH_EXPAND;
     for (int i = 0; i < n; i++) {
         if (keeps && i == 1)
             continue;

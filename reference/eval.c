@@ -36,9 +36,7 @@ static void resolve(const bc_params *p, bc_params *q)
 {
     q->rule = p->rule;
     q->options = p->options;
-    q->profile = p->profile;
-    if (!(q->options & BC_OPT_PROFILE) || q->profile == BC_PROFILE_DEFAULT)
-        q->profile = bc_rule_default_profile(q->rule);
+    q->profile = bc_params_resolved_profile(p);
     q->axis = p->axis;
     q->naxes = p->naxes < 0 ? 0 : p->naxes > BC_MAX_RANK ? BC_MAX_RANK : p->naxes;
     for (int j = 0; j < q->naxes; j++)
@@ -224,7 +222,7 @@ static bc_error_kind check_evaluator(const bc_params *p, bc_evaluator ev, bc_err
     /* The profiles of OpenVINO's and nGraph's op modes state shape inference
      * only (RULES.md §5.4 to §5.6, §8.4): which element each output reads is
      * not stated there, so no value is computed under them. */
-    bc_profile prof = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
+    bc_profile prof = bc_params_profile(p);
     if (!bc_profile_has_values(prof))
         return BAD(-1, "profile %s states shapes only; no values are computed under it",
                    bc_profile_name(prof));

@@ -721,7 +721,7 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     if ((k = check_pdims(p->rule, n, s, &nm, err)))
         return k;
     bc_pshape r;
-    bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
+    bc_profile profile = bc_params_profile(p);
     if (profile == BC_PROFILE_DEFAULT)
         profile = bc_rule_default_profile(p->rule);
     if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||

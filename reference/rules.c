@@ -668,7 +668,7 @@ bc_error_kind bc_infer(const bc_params *p, int n, const bc_shape *shapes, bc_sha
         if (extra & opt)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, 0, 0,
                                 "%s takes no %s option", bc_rule_name(rule), option_name(opt));
-    bc_profile profile = (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
+    bc_profile profile = bc_params_profile(p);
     if (!bc_rule_takes_profile(rule, profile))
         return bc_error_set(err, BC_ERR_BAD_PARAMS, rule, -1, -1, -1, profile, 0,
                             "%s has no profile '%s'", bc_rule_name(rule), bc_profile_name(profile));

@@ -113,6 +113,17 @@ bc_profile bc_rule_default_profile(bc_rule r)
     return r == BC_RULE_PDPD ? BC_PROFILE_OPENVINO_DOC : BC_PROFILE_DEFAULT;
 }
 
+bc_profile bc_params_profile(const bc_params *p)
+{
+    return (p->options & BC_OPT_PROFILE) ? p->profile : BC_PROFILE_DEFAULT;
+}
+
+bc_profile bc_params_resolved_profile(const bc_params *p)
+{
+    bc_profile named = bc_params_profile(p);
+    return named != BC_PROFILE_DEFAULT ? named : bc_rule_default_profile(p->rule);
+}
+
 int bc_rule_takes_profile(bc_rule r, bc_profile p)
 {
     if (p == BC_PROFILE_DEFAULT)

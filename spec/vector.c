@@ -201,8 +201,7 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
                                             : "none, numpy, onnx-uni and pdpd do");
         return -1;
     }
-    const bc_profile prof = (v->params.options & BC_OPT_PROFILE) ? v->params.profile
-                                                                 : BC_PROFILE_DEFAULT;
+    const bc_profile prof = bc_params_profile(&v->params);
     if (!bc_profile_has_values(prof)) {
         WHY("op=%s: profile %s states shapes only (RULES.md §5.4 to §5.6, §8.4)", op,
             bc_profile_name(prof));
@@ -239,8 +238,8 @@ int bc_value_case_check(const bc_vector *v, char *why, size_t cap)
         return -1;
     }
     /* a target's -1 under pytorch-expand is a shape, not a tensor's dim */
-    const int keeps = rule == BC_RULE_BROADCAST_TO && (v->params.options & BC_OPT_PROFILE) &&
-                      v->params.profile == BC_PROFILE_PYTORCH_EXPAND;
+    const int keeps = rule == BC_RULE_BROADCAST_TO &&
+                      bc_params_profile(&v->params) == BC_PROFILE_PYTORCH_EXPAND;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < v->shapes[i].rank; k++)
             if (v->shapes[i].dims[k] < 0 && !(keeps && i == 1 && v->shapes[i].dims[k] == -1)) {

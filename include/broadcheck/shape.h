@@ -148,6 +148,11 @@ int bc_error_kind_from_name(const char *name, bc_error_kind *out);
 int bc_error_kind_is_invalid_input(bc_error_kind k);
 /* The profile a rule uses when given BC_PROFILE_DEFAULT. */
 bc_profile bc_rule_default_profile(bc_rule r);
+/* The profile p names: p->profile with BC_OPT_PROFILE, else BC_PROFILE_DEFAULT. */
+bc_profile bc_params_profile(const bc_params *p);
+/* The profile p is answered under: the one it names, or its rule's default
+ * when it names none (or BC_PROFILE_DEFAULT). */
+bc_profile bc_params_resolved_profile(const bc_params *p);
 /* 1 if the rule accepts the profile (BC_PROFILE_DEFAULT always). */
 int bc_rule_takes_profile(bc_rule r, bc_profile p);
 
