@@ -16,14 +16,7 @@
 #include "broadcheck/sut.h"
 #include "broadcheck/tensor.h"
 
-static bc_shape sh(const char *text)
-{
-    bc_shape s;
-    char why[128];
-    if (bc_shape_parse(text, NULL, &s, why, sizeof why))
-        fail_msg("bad shape %s: %s", text, why);
-    return s;
-}
+#include "test_shapes.h"
 
 static const bc_params MM = {.rule = BC_RULE_MATMUL};
 

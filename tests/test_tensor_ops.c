@@ -18,16 +18,9 @@
 
 #include "broadcheck/tensor.h"
 
-/* ---- helpers --------------------------------------------------------- */
+#include "test_shapes.h"
 
-static bc_shape sh(const char *text)
-{
-    bc_shape s;
-    char why[128];
-    if (bc_shape_parse(text, NULL, &s, why, sizeof why))
-        fail_msg("bad shape %s: %s", text, why);
-    return s;
-}
+/* ---- helpers --------------------------------------------------------- */
 
 static int64_t numel(const bc_shape *s)
 {
