@@ -328,7 +328,7 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
     bc_proc_fault fault = BC_PROC_DIED;
     bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
-        panswer_fault(answer, fault, why);
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
         answer->fault = no_worker_fault(fault);
         return;
     }
