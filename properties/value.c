@@ -379,6 +379,14 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
              * stay within one wire frame (256 MiB) */
             if (tier > 0 && req.max_operands > 8)
                 req.max_operands = 8;
+            /* Past 64 (RULES.md §9.5) only for a SUT that takes more, as
+             * for shape cases; a fifth of these folds go there (gen_nary
+             * alone would reach it in 1 of 50), at any count up to the
+             * SUT's limit. */
+            req.sut_max_operands = req.max_operands;
+            if (req.max_operands > BC_GEN_OPERANDS_BEFORE && bc_prng_percent(r, 20))
+                req.min_operands = (int)bc_prng_range(r, BC_GEN_OPERANDS_BEFORE + 1,
+                                                      req.max_operands);
         }
     } else if (v.kind == BC_VALUE_SELECT) {
         req.min_operands = req.max_operands = 3;

@@ -1080,6 +1080,45 @@ static void test_shape_cases_past_64_follow_the_caps(void **state)
     free(v);
 }
 
+/* Value cases too: an n-ary fold passes 64 operands only for a SUT that
+ * takes more, up to its limit, on the small tier only (a medium question
+ * folds at most 8).  They never did: the value generator did not pass the
+ * SUT's limit on, so a worker declaring 128 got no value case past 64. */
+static void test_value_cases_past_64_follow_the_caps(void **state)
+{
+    (void)state;
+    int p = bc_property_from_name("value-differential");
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    const int limits[] = {64, 72, 128};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        bc_sut_value_caps caps = {~0u, ~0u, ~0u, 64, limits[k], 0};
+        int past = 0, top = 0, past_medium = 0;
+        for (uint64_t i = 0; i < 40000; i++) {
+            bc_prng r;
+            bc_prng_init(&r, 5, 0x56, i);
+            bc_property_gen(p, BC_RULE_NUMPY, &caps, NULL, &r, v);
+            past += v->nshapes > 64;
+            top = v->nshapes > top ? v->nshapes : top;
+            if (i < 4000) {
+                bc_prng_init(&r, 5, 0x57, i);
+                bc_property_gen_tier(p, BC_RULE_NUMPY, &caps, NULL, BC_TIER_MEDIUM, &r, v);
+                past_medium += v->nshapes > 8;
+            }
+        }
+        assert_true(top <= limits[k]);
+        assert_int_equal(past_medium, 0);
+        if (limits[k] > 64) {
+            assert_true(past > 10);
+        } else {
+            assert_int_equal(past, 0);
+        }
+        printf("value cases, SUT limit %d: %d of 40000 past 64, at most %d\n", limits[k], past,
+               top);
+    }
+    free(v);
+}
+
 /* A layout's gaps keep a tensor small at any rank: at rank 64 every gap
  * doubled the strides outside it, and a case of 6 elements spread over
  * millions (its question took seconds to send, and a correct adapter
@@ -1137,6 +1176,7 @@ int main(void)
         cmocka_unit_test(test_shrink_candidates_stay_valid),
         cmocka_unit_test(test_value_cases_follow_the_caps),
         cmocka_unit_test(test_shape_cases_past_64_follow_the_caps),
+        cmocka_unit_test(test_value_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_layouts_stay_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
