@@ -68,7 +68,8 @@ rules_of() {
     dask) echo "numpy" ;;
     numba|sparse) echo "none,numpy,broadcast-to" ;;
     octave) echo "none,numpy" ;;
-    onnxruntime|ort-web) echo "none,numpy,onnx-uni,bidirectional" ;;
+    onnxruntime) echo "none,numpy,onnx-uni,bidirectional,matmul" ;;
+    ort-web) echo "none,numpy,onnx-uni,bidirectional" ;;
     tfjs|tfjs-wasm) echo "none,numpy,broadcast-to" ;;
     stdlib) echo "numpy,broadcast-to" ;;
     mathjs) echo "numpy" ;;

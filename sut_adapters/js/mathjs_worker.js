@@ -47,7 +47,7 @@ const { toNumbers, checkNoOptions } = require('./shapes');
 const RULES = ['numpy'];
 const DTYPES = ['bool', 'float64'];
 const MAX_RANK = 64;     // no limit of math.js's own (tested at 64)
-const MAX_OPERANDS = 64; // broadcheck's; math.add is variadic
+const MAX_OPERANDS = 128; // broadcheck's for none/numpy (RULES.md §9.5; protocol 4); math.add is variadic (130 run)
 
 // Elements a shape question may materialise (math.js matrices are nested
 // JavaScript arrays, and its broadcasting copies by concatenation: 2^16

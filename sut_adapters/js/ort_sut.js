@@ -41,7 +41,7 @@ const { oneNodeModel } = require('./onnx_proto');
 
 const RULES = ['none', 'numpy', 'onnx-uni', 'bidirectional'];
 const MAX_RANK = 64;     // ORT's TensorShape has no rank limit (Add, Sum, Where, Expand run at 64)
-const MAX_OPERANDS = 64; // broadcheck's limit; Sum/Max/Min are variadic without one
+const MAX_OPERANDS = 128; // broadcheck's limit for none/numpy (RULES.md §9.5; protocol 4); Sum/Max/Min are variadic without one (130 run)
 const CACHE_SIZE = 32;   // sessions kept, by model (each holds memory; creating one takes ~1.5 ms)
 
 const BINARY = {

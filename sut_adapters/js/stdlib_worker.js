@@ -51,7 +51,7 @@ const RULES = ['numpy', 'broadcast-to'];
 const DTYPES = ['bool', 'int8', 'uint8', 'int32', 'float32', 'float64'];
 const OPS = ['add', 'sub', 'mul', 'div', 'max', 'min', 'equal', 'less', 'and', 'or'];
 const MAX_RANK = 64;     // no limit of stdlib's own (tested at 64 and beyond)
-const MAX_OPERANDS = 64; // broadcheck's; broadcast-shapes/broadcast-arrays take any number
+const MAX_OPERANDS = 128; // broadcheck's for none/numpy (RULES.md §9.5; protocol 4); broadcast-shapes/broadcast-arrays take any number (130 run)
 
 // The callbacks, by op (numbers) and for bool (JavaScript booleans, as
 // stdlib's BooleanArray accessors give them).

@@ -44,7 +44,7 @@ const { toNumbers, checkBudget, checkNoOptions } = require('./shapes');
 const RULES = ['none', 'numpy', 'broadcast-to'];
 const DTYPES = ['bool', 'int32', 'float32']; // tfjs has no int8, uint8, int64, float16 or float64
 const MAX_RANK = 64;     // tfjs has no rank limit of its own (tested at 64)
-const MAX_OPERANDS = 64; // broadcheck's limit; tf.addN takes any number
+const MAX_OPERANDS = 128; // broadcheck's limit for none/numpy (RULES.md §9.5; protocol 4); tf.addN takes any number (130 run)
 
 // broadcheck's ops -> tfjs ops (bcwire OPS order).
 const BINARY = {

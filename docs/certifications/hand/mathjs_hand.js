@@ -26,3 +26,16 @@ show("and(matrix([true, true]), matrix([false]))", () => math.and(m, math.matrix
 show("or(matrix([true, false]), false)", () => math.or(math.matrix([true, false]), false));
 // and's own documented example: "math.and(a, c) // returns [false, false, false]"
 show("and([2, 0, 0], 0)", () => math.and([2, 0, 0], 0));
+// M5 (the medium value tier): stretching a size-1 axis to n passes n
+// arguments to concat; from n = 16379 Node 20 aborts the process (V8's
+// "Check failed: size <= kMaxRegularHeapObjectSize"), so it runs last,
+// in a child process, and the exit is shown.
+const { spawnSync } = require("child_process");
+for (const n of [16378, 16379]) {
+  const r = spawnSync(process.execPath, ["-e", `
+    const math = require(${JSON.stringify(require.resolve("mathjs"))});
+    const y = math.equal(math.matrix([true]), math.matrix(new Array(${n}).fill(true)));
+    console.log(y.size());`], { encoding: "utf8" });
+  const check = (r.stderr.match(/Check failed: [^\n]*/) || [""])[0];
+  console.log(`equal(matrix([true]), matrix of ${n} trues): status ${r.status} signal ${r.signal} ${r.stdout.trim()} ${check}`);
+}

@@ -53,6 +53,15 @@ int main(void)
     uint8_t xu[1] = {3}, yu[1] = {5}, zu[1];
     s = binary(dnnl_binary_sub, dnnl_u8, 1, one, one, xu, yu, zu);
     printf("u8 sub 3-5: status %d -> %u (wrapping: 254)\n", s, zu[0]);
+    /* The medium tier's s32 mul: 5745 * 5842 = 33562290, above 2^25, where
+     * f32 holds multiples of 4 only. */
+    int32_t xm[3] = {5745, 4097, 16777217}, ym[3] = {5842, 4097, 1}, zm[3];
+    s = binary(dnnl_binary_mul, dnnl_s32, 1, three, three, xm, ym, zm);
+    printf("s32 mul {5745,4097,16777217}*{5842,4097,1}: status %d -> {%d,%d,%d} (exact: {33562290,16785409,16777217})\n",
+           s, zm[0], zm[1], zm[2]);
+    int32_t xa[1] = {16777216}, ya[1] = {1}, za[1];
+    s = binary(dnnl_binary_add, dnnl_s32, 1, one, one, xa, ya, za);
+    printf("s32 add 16777216+1: status %d -> %d (exact: 16777217)\n", s, za[0]);
     /* onnx-uni [] [1]: no 0-d memory descriptor exists, a scalar is [1]. */
     dnnl_memory_desc_t m;
     s = dnnl_memory_desc_init_by_tag(&m, 0, one, dnnl_f32, dnnl_a);
