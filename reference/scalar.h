@@ -119,25 +119,31 @@ static inline float bc_round_half_even_f32(float x)
  * else b's); otherwise the larger (smaller), with max(-0, +0) = +0 and
  * min(-0, +0) = -0 whatever the order (IEEE 754-2019 maximum/minimum).
  * Comparisons are IEEE: NaN equals nothing, -0 == +0.  Logical ops: x is
- * true when x != 0, so NaN is true and -0 is false. */
-#define BC_SCALAR_FLOAT(N, T)                                                          \
+ * true when x != 0, so NaN is true and -0 is false.  C is the type the
+ * comparisons are made in: T itself, or float for _Float16, whose values
+ * float holds exactly (NaNs stay NaNs, zeros keep their sign): GCC 12 has
+ * no binary16 comparison and calls libgcc's (__nehf2 ...) for one, where
+ * a conversion to float is one instruction on a CPU with F16C (fast.c). */
+#define BC_SCALAR_FLOAT(N, T, C)                                                       \
     static inline T N##_add(T a, T b) { return (T)(a + b); }                           \
     static inline T N##_sub(T a, T b) { return (T)(a - b); }                           \
     static inline T N##_mul(T a, T b) { return (T)(a * b); }                           \
     static inline T N##_div(T a, T b) { return (T)(a / b); }                           \
     static inline T N##_max(T a, T b)                                                  \
     {                                                                                  \
-        return a != a ? a : b != b ? b : a > b ? a : b > a ? b : a == 0 ? (T)(a + b) : a; \
+        const C x = (C)a, y = (C)b;                                                    \
+        return x != x ? a : y != y ? b : x > y ? a : y > x ? b : x == 0 ? (T)(a + b) : a; \
     }                                                                                  \
     static inline T N##_min(T a, T b)                                                  \
     {                                                                                  \
-        return a != a ? a : b != b ? b : a < b ? a : b < a ? b                         \
-             : a == 0 ? (T)-(T)(-a + -b) : a;                                          \
+        const C x = (C)a, y = (C)b;                                                    \
+        return x != x ? a : y != y ? b : x < y ? a : y < x ? b                         \
+             : x == 0 ? (T)-(T)(-a + -b) : a;                                          \
     }                                                                                  \
-    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)(a == b); }            \
-    static inline uint8_t N##_less(T a, T b) { return (uint8_t)(a < b); }              \
-    static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
-    static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
+    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)((C)a == (C)b); }      \
+    static inline uint8_t N##_less(T a, T b) { return (uint8_t)((C)a < (C)b); }        \
+    static inline uint8_t N##_and(T a, T b) { return (uint8_t)(((C)a != 0) & ((C)b != 0)); } \
+    static inline uint8_t N##_or(T a, T b) { return (uint8_t)(((C)a != 0) | ((C)b != 0)); } \
     /* -0.0 + x == x for every x, signed zeros included */                           \
     static inline T N##_sum_init(void) { return (T)-0.0; }                             \
     BC_SCALAR_SAME_VARIANTS(N, T)
@@ -164,10 +170,10 @@ BC_SCALAR_INT(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX)
 BC_SCALAR_INT(u8, uint8_t, uint8_t, 0, UINT8_MAX)
 BC_SCALAR_INT(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
 BC_SCALAR_INT(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
-BC_SCALAR_FLOAT(f32, float)
-BC_SCALAR_FLOAT(f64, double)
+BC_SCALAR_FLOAT(f32, float, float)
+BC_SCALAR_FLOAT(f64, double, double)
 #if BC_HAVE_FLOAT16
-BC_SCALAR_FLOAT(f16, _Float16)
+BC_SCALAR_FLOAT(f16, _Float16, float)
 #endif
 
 /* X(dtype enum, short name, C type) for every dtype this build computes with. */
