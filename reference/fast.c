@@ -312,7 +312,7 @@ static void (*const sum_inits[BC_DTYPE_COUNT])(char *) = {BC_FOR_EACH_DTYPE(SUM_
 #define BC_FAST_F16C 1
 #pragma GCC push_options
 #pragma GCC target("f16c")
-BC_SCALAR_FLOAT(f16c, _Float16, float)
+BC_SCALAR_FLOAT(f16c, _Float16, float, BC_NAN_BY_BITS, BC_ZERO_BY_BITS)
 BINARY_KERNELS(BC_FLOAT16, f16c, _Float16)
 SUM_KERNEL(BC_FLOAT16, f16c, _Float16)
 #pragma GCC pop_options
