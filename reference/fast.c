@@ -328,18 +328,15 @@ static const kernel_fn f16c_kernels[BC_OP_ENGINE_COUNT] = {
  * __builtin_cpu_supports asked CPUID once, at start-up), and
  * BROADCHECK_F16C is not "0" (the tests' way to run the portable kernels
  * on such a CPU).  Asked per float16 job only. */
+#if BC_FAST_F16C
 static int half_kernels(bc_dtype dtype)
 {
-#if BC_FAST_F16C
     if (dtype != BC_FLOAT16 || !__builtin_cpu_supports("avx") || !__builtin_cpu_supports("f16c"))
         return 0;
     const char *env = getenv("BROADCHECK_F16C");
     return !env || strcmp(env, "0") != 0;
-#else
-    (void)dtype;
-    return 0;
-#endif
 }
+#endif
 
 /* The kernels of a job of this dtype and op (a sum's op is add). */
 typedef struct dtype_kernels {
