@@ -296,6 +296,65 @@ BC_FOR_EACH_DTYPE(SUM_KERNEL)
 static const kernel_fn sum_kernels[BC_DTYPE_COUNT] = {BC_FOR_EACH_DTYPE(SUM_ENTRY)};
 static void (*const sum_inits[BC_DTYPE_COUNT])(char *) = {BC_FOR_EACH_DTYPE(SUM_INIT_ENTRY)};
 
+/* ---- float16 through F16C ---------------------------------------------- */
+
+/* The float16 kernels again, compiled for F16C: the default build targets
+ * plain x86-64, where GCC converts every _Float16 operand and result
+ * through libgcc (__extendhfsf2, __truncsfhf2), a call each, most of a
+ * float16 operation's time.  With F16C the same scalar.h expressions
+ * convert by vcvtph2ps / vcvtps2ph (rounding as MXCSR says: to nearest,
+ * ties to even, as libgcc reads it too), so the values are the same bits;
+ * tests/test_half_engine.c compares both paths with the naive evaluator on
+ * every binary16 value.  Picked at run time (half_kernels), only for
+ * float16 jobs, on a CPU whose F16C the OS enables. */
+#if BC_HAVE_FLOAT16 && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__F16C__)
+#define BC_FAST_F16C 1
+#pragma GCC push_options
+#pragma GCC target("f16c")
+BC_SCALAR_FLOAT(f16c, _Float16, float, BC_NAN_BY_BITS, BC_ZERO_BY_BITS)
+BINARY_KERNELS(BC_FLOAT16, f16c, _Float16)
+SUM_KERNEL(BC_FLOAT16, f16c, _Float16)
+#pragma GCC pop_options
+static const row_fn f16c_rows[BC_OP_ENGINE_COUNT] = {BC_FOR_EACH_OP(ROW_ENTRY, f16c, _Float16)};
+static const kernel_fn f16c_kernels[BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_OP(KERNEL_ENTRY, f16c, _Float16)};
+#else
+#define BC_FAST_F16C 0
+#endif
+
+/* 1 when a float16 job may take the F16C kernels: the CPU has F16C and AVX
+ * (its VEX encoding needs the OS to save the AVX state; libgcc's
+ * __builtin_cpu_supports asked CPUID once, at start-up), and
+ * BROADCHECK_F16C is not "0" (the tests' way to run the portable kernels
+ * on such a CPU).  Asked per float16 job only. */
+#if BC_FAST_F16C
+static int half_kernels(bc_dtype dtype)
+{
+    if (dtype != BC_FLOAT16 || !__builtin_cpu_supports("avx") || !__builtin_cpu_supports("f16c"))
+        return 0;
+    const char *env = getenv("BROADCHECK_F16C");
+    return !env || strcmp(env, "0") != 0;
+}
+#endif
+
+/* The kernels of a job of this dtype and op (a sum's op is add). */
+typedef struct dtype_kernels {
+    kernel_fn binary, sum;
+    row_fn row; /* the n-ary fold's */
+    void (*sum_init)(char *);
+} dtype_kernels;
+
+static dtype_kernels kernels_for(bc_dtype dtype, bc_op op)
+{
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        return (dtype_kernels){f16c_kernels[op], sum_f16c, f16c_rows[op], sum_init_f16c};
+#endif
+    return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype], binary_rows[dtype][op],
+                           sum_inits[dtype]};
+}
+
 /* ---- n-ary: a left fold, a chunk of a row at a time ------------------- */
 
 enum { CHUNK = 512 };
@@ -833,9 +892,9 @@ static void prepare(const bc_job *job, bc_fast_prep *fp)
         if (job->nin == 1) {
             setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
         } else if (job->nin == 2) {
-            setup_exec(&fp->x, pl, binary_kernels[job->dtype][job->op], NULL, size, out_bytes, 1);
+            setup_exec(&fp->x, pl, kernels_for(job->dtype, job->op).binary, NULL, size, out_bytes, 1);
         } else {
-            fp->nary = (nary_aux){binary_rows[job->dtype][job->op], (size_t)size[1], job->nin};
+            fp->nary = (nary_aux){kernels_for(job->dtype, job->op).row, (size_t)size[1], job->nin};
             setup_exec(&fp->x, pl, nary_kernel, &fp->nary, size, out_bytes, 0);
         }
         return;
@@ -861,7 +920,8 @@ void bc_fast_run(const bc_job *job)
             fill(out, v.c);
             return;
         }
-        sum_inits[job->dtype](v.c);
+        const dtype_kernels k = kernels_for(job->dtype, job->op);
+        k.sum_init(v.c);
         fill(out, v.c);
         /* Over the gradient's index space, in row-major order (no reordering,
          * no tiles): out, with stride 0 on the summed axes, then grad.  The
@@ -872,7 +932,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {sum_kernels[job->dtype], NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0};
+        exec x = {k.sum, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }

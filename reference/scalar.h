@@ -119,25 +119,46 @@ static inline float bc_round_half_even_f32(float x)
  * else b's); otherwise the larger (smaller), with max(-0, +0) = +0 and
  * min(-0, +0) = -0 whatever the order (IEEE 754-2019 maximum/minimum).
  * Comparisons are IEEE: NaN equals nothing, -0 == +0.  Logical ops: x is
- * true when x != 0, so NaN is true and -0 is false. */
-#define BC_SCALAR_FLOAT(N, T)                                                          \
+ * true when x != 0, so NaN is true and -0 is false.  C is the type the
+ * comparisons are made in: T itself, or float for _Float16, whose values
+ * float holds exactly (NaNs stay NaNs, zeros keep their sign): GCC 12 has
+ * no binary16 comparison and calls libgcc's (__nehf2 ...) for one, where
+ * a conversion to float is one instruction on a CPU with F16C (fast.c). */
+/* The NaN and zero tests of max and min, on the comparison type C.  For
+ * float16 (C float) they look at the converted float's bits: GCC 12 turns
+ * `x != x` and `x == 0` on a float converted from a _Float16 back into
+ * binary16 comparisons, each a libgcc call (__nehf2, __eqhf2), which the
+ * F16C kernels (fast.c) would otherwise still make. */
+#define BC_NAN_BY_VALUE(x) ((x) != (x))
+#define BC_ZERO_BY_VALUE(x) ((x) == 0)
+static inline uint32_t bc_float_bits(float x)
+{
+    union { float f; uint32_t u; } v = {x};
+    return v.u;
+}
+#define BC_NAN_BY_BITS(x) ((bc_float_bits(x) & 0x7fffffffu) > 0x7f800000u)
+#define BC_ZERO_BY_BITS(x) ((bc_float_bits(x) & 0x7fffffffu) == 0)
+
+#define BC_SCALAR_FLOAT(N, T, C, ISNAN, ISZERO)                                        \
     static inline T N##_add(T a, T b) { return (T)(a + b); }                           \
     static inline T N##_sub(T a, T b) { return (T)(a - b); }                           \
     static inline T N##_mul(T a, T b) { return (T)(a * b); }                           \
     static inline T N##_div(T a, T b) { return (T)(a / b); }                           \
     static inline T N##_max(T a, T b)                                                  \
     {                                                                                  \
-        return a != a ? a : b != b ? b : a > b ? a : b > a ? b : a == 0 ? (T)(a + b) : a; \
+        const C x = (C)a, y = (C)b;                                                    \
+        return ISNAN(x) ? a : ISNAN(y) ? b : x > y ? a : y > x ? b : ISZERO(x) ? (T)(a + b) : a; \
     }                                                                                  \
     static inline T N##_min(T a, T b)                                                  \
     {                                                                                  \
-        return a != a ? a : b != b ? b : a < b ? a : b < a ? b                         \
-             : a == 0 ? (T)-(T)(-a + -b) : a;                                          \
+        const C x = (C)a, y = (C)b;                                                    \
+        return ISNAN(x) ? a : ISNAN(y) ? b : x < y ? a : y < x ? b                     \
+             : ISZERO(x) ? (T)-(T)(-a + -b) : a;                                       \
     }                                                                                  \
-    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)(a == b); }            \
-    static inline uint8_t N##_less(T a, T b) { return (uint8_t)(a < b); }              \
-    static inline uint8_t N##_and(T a, T b) { return (uint8_t)((a != 0) & (b != 0)); } \
-    static inline uint8_t N##_or(T a, T b) { return (uint8_t)((a != 0) | (b != 0)); }  \
+    static inline uint8_t N##_equal(T a, T b) { return (uint8_t)((C)a == (C)b); }      \
+    static inline uint8_t N##_less(T a, T b) { return (uint8_t)((C)a < (C)b); }        \
+    static inline uint8_t N##_and(T a, T b) { return (uint8_t)(((C)a != 0) & ((C)b != 0)); } \
+    static inline uint8_t N##_or(T a, T b) { return (uint8_t)(((C)a != 0) | ((C)b != 0)); } \
     /* -0.0 + x == x for every x, signed zeros included */                           \
     static inline T N##_sum_init(void) { return (T)-0.0; }                             \
     BC_SCALAR_SAME_VARIANTS(N, T)
@@ -164,10 +185,10 @@ BC_SCALAR_INT(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX)
 BC_SCALAR_INT(u8, uint8_t, uint8_t, 0, UINT8_MAX)
 BC_SCALAR_INT(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
 BC_SCALAR_INT(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
-BC_SCALAR_FLOAT(f32, float)
-BC_SCALAR_FLOAT(f64, double)
+BC_SCALAR_FLOAT(f32, float, float, BC_NAN_BY_VALUE, BC_ZERO_BY_VALUE)
+BC_SCALAR_FLOAT(f64, double, double, BC_NAN_BY_VALUE, BC_ZERO_BY_VALUE)
 #if BC_HAVE_FLOAT16
-BC_SCALAR_FLOAT(f16, _Float16)
+BC_SCALAR_FLOAT(f16, _Float16, float, BC_NAN_BY_BITS, BC_ZERO_BY_BITS)
 #endif
 
 /* X(dtype enum, short name, C type) for every dtype this build computes with. */
