@@ -92,7 +92,7 @@ typedef void (*kernel3_fn)(int64_t n2, int64_t n1, int64_t n0, char *const *p,
                            const int64_t *s2, const int64_t *s1, const int64_t *s0);
 
 /* Tile of the two inner axes for transposed inputs: rows x columns. */
-enum { TILE_ROWS = 64, TILE_COLS = 32 };
+enum { TILE_ROWS = 32, TILE_COLS = 64 };
 /* The output buffer of a routed call, and the gather buffer of one
  * transposed input: a tile of the widest element (8 bytes). */
 enum { PIECE_BYTES = TILE_ROWS * TILE_COLS * 8, MAX_GATHERED = 3 };
@@ -502,9 +502,51 @@ static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int6
     }
 }
 
-/* Packs rows x cols elements of an input into buf (row stride cols). */
+#if BC_HAVE_AVX2_CLONES
+/* gather_piece's 4-byte transposed case in 8 x 8 blocks, AVX shuffles (bits
+ * untouched): the eight memory rows of a block (8 floats each) become the
+ * eight rows of the buffer.  rows and cols are multiples of 8. */
+__attribute__((target("avx"))) static void gather_avx(char *buf, const char *a, int64_t sa0,
+                                                      int64_t rows, int64_t cols)
+{
+    for (int64_t j = 0; j < cols; j += 8) {
+        const float *c = (const float *)(const void *)(a + j * sa0);
+        const int64_t w = sa0 / 4; /* a's memory rows, in floats (sa0 is 4 x it) */
+        float *d = (float *)(void *)buf + j;
+        for (int64_t i = 0; i < rows; i += 8) {
+            __m256 r0 = _mm256_loadu_ps(c + i), r1 = _mm256_loadu_ps(c + w + i);
+            __m256 r2 = _mm256_loadu_ps(c + 2 * w + i), r3 = _mm256_loadu_ps(c + 3 * w + i);
+            __m256 r4 = _mm256_loadu_ps(c + 4 * w + i), r5 = _mm256_loadu_ps(c + 5 * w + i);
+            __m256 r6 = _mm256_loadu_ps(c + 6 * w + i), r7 = _mm256_loadu_ps(c + 7 * w + i);
+            /* pairs of rows interleaved, then pairs of pairs: each 128-bit
+             * lane holds one column of four rows (lane 0 columns 0-3, lane 1
+             * columns 4-7) */
+            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+            __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+            __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+            __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee);
+            __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);
+            __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee);
+            __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);
+            /* rows 0-3 of a column from u0..u3, rows 4-7 from u4..u7 */
+            _mm256_storeu_ps(d + i * cols, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(d + (i + 1) * cols, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(d + (i + 2) * cols, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(d + (i + 3) * cols, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(d + (i + 4) * cols, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(d + (i + 5) * cols, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(d + (i + 6) * cols, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(d + (i + 7) * cols, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+    }
+}
+#endif
+
+/* Packs rows x cols elements of an input into buf (row stride cols);
+ * `avx`: the CPU has AVX2 (use_avx2). */
 static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int64_t rows,
-                         int64_t cols, int64_t size)
+                         int64_t cols, int64_t size, int avx)
 {
     /* Column by column: for a transposed input each column is one run of
      * memory (sa1 small), read whole while its lines are fetched. */
@@ -515,6 +557,14 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
         for (int64_t i = 0; i < rows; i++)                                             \
             memcpy(&dst[i * cols], src + i * sa1, sizeof(E));                          \
     }
+#if BC_HAVE_AVX2_CLONES
+    if (avx && size == 4 && sa1 == 4 && sa0 % 4 == 0 && rows % 8 == 0 && cols % 8 == 0) {
+        gather_avx(buf, a, sa0, rows, cols);
+        return;
+    }
+#else
+    (void)avx;
+#endif
 #ifdef __SSE2__
     /* 4-byte elements whose memory rows are contiguous (a transposed
      * matrix): 4 x 4 blocks moved with SSE shuffles, bits untouched */
@@ -554,14 +604,16 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
 typedef struct exec {
     kernel_fn fn;
     kernel3_fn fn3;   /* or NULL: with it, the plan's three inner axes are one call
-                         (a direct call, or a batched one) */
+                         (a direct call, or a batched one), and the pieces of
+                         run_pieces are its calls with one plane */
     const void *aux;
     int nops;
     const int64_t *size; /* [nops] element sizes */
     int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
     unsigned gathered;/* bit j: input j is transposed and gathered per tile */
     struct buffers *buf; /* with route or gathered: the call's buffers */
-    int avx;          /* ROUTE_STREAM: the CPU has AVX (32-byte streaming stores) */
+    int avx;          /* ROUTE_STREAM or gathered: the CPU has AVX2 (use_avx2: 32-byte
+                         streaming stores, 8 x 8 float gathers) */
     int batched;      /* ROUTE_STREAM of an output written in memory order, block
                          after block, each smaller than the buffer: blocks are
                          packed into the buffer and streamed out a buffer at a time */
@@ -622,7 +674,7 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                 t1[j] = s1[j];
                 t0[j] = s0[j];
                 if (x->gathered & (1u << j)) {
-                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j]);
+                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j], x->avx);
                     q[j] = bufs->gathered[g++].c;
                     t1[j] = c * x->size[j];
                     t0[j] = x->size[j];
@@ -633,7 +685,10 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                 t1[0] = c * osize;
                 t0[0] = osize;
             }
-            x->fn(r, c, q, t1, t0, x->aux);
+            if (x->fn3)
+                x->fn3(1, r, c, q, t0, t1, t0); /* one plane: its stride is never used */
+            else
+                x->fn(r, c, q, t1, t0, x->aux);
             if (x->route != ROUTE_DIRECT)
                 write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], bufs->out.c, r, c, osize,
                             x->route == ROUTE_STREAM, x->avx);
@@ -662,7 +717,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     const int R = pl->rank;
     /* three inner axes per call with a 3-D kernel, unless the output goes
      * through the buffer in 2-D pieces (in place: ROUTE_COPY) */
-    const int three = x->fn3 && R >= 3 && x->route != ROUTE_COPY;
+    const int three = x->fn3 && R >= 3 && (batched || (x->route == ROUTE_DIRECT && !x->gathered));
     const int outer = R - 2 - three; /* the odometer's axes: 0 .. outer-1 */
     int64_t s2[BC_PLAN_MAX_OPS], s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
     char *p[BC_PLAN_MAX_OPS];
@@ -860,7 +915,7 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
                        const void *aux, const int64_t *size, int64_t out_bytes, int tiles)
 {
     x->fn = fn;
-    x->fn3 = pl->rank >= 3 ? fn3 : NULL;
+    x->fn3 = fn3;
     x->aux = aux;
     x->nops = pl->nops;
     x->size = size;
@@ -874,6 +929,8 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
         if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
             x->gathered = 0;
     }
+    if (x->gathered)
+        x->avx = use_avx2();
     const int contiguous_out = pl->rank >= 1 && pl->strides[0][pl->rank - 1] == size[0];
     if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
         x->route = ROUTE_STREAM;
@@ -884,8 +941,6 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
             x->fn3 = NULL;
         }
     }
-    if (x->gathered || (x->route == ROUTE_STREAM && !x->batched))
-        x->fn3 = NULL; /* the output or an input goes through the buffers in 2-D pieces */
 }
 
 /* Runs the plan from `base` (operand j's first element), routing the
