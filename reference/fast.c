@@ -207,8 +207,9 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
                                const int64_t *s0, const void *aux)                     \
     {                                                                                  \
         (void)aux;                                                                     \
-        static const int64_t flat[BC_PLAN_MAX_OPS] = {0};                              \
-        k3_##N##_##NAME(1, n1, n0, p, flat, s1, s0);                                   \
+        /* its own copy of the loops with one plane (the plane loop folds           \
+         * away): tiny calls do not pay a second call and the plane set-up */         \
+        b3_##N##_##NAME(1, n1, n0, p, s1, s1, s0);                                     \
     }
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
