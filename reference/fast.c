@@ -3,7 +3,10 @@
  *
  * The plan leaves n axes.  The two innermost are handed to a kernel as one
  * 2-D block (so a short inner axis, rank 8 with extent 8, still gives the
- * kernel 64 or more elements per call); the outer ones are an odometer.  A
+ * kernel 64 or more elements per call); the outer ones are an odometer.
+ * Binary ops take three inner axes per call (a 3-D kernel: rank 8's
+ * 8 x 8 x 8), compiled twice on x86-64, portable and AVX2, the AVX2 clone
+ * picked at run time (use_avx2).  A
  * kernel's inner loop is specialised for the cases that matter:
  *
  *   all contiguous                   out[i] = a[i] op b[i]
