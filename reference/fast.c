@@ -3,7 +3,10 @@
  *
  * The plan leaves n axes.  The two innermost are handed to a kernel as one
  * 2-D block (so a short inner axis, rank 8 with extent 8, still gives the
- * kernel 64 or more elements per call); the outer ones are an odometer.  A
+ * kernel 64 or more elements per call); the outer ones are an odometer.
+ * Binary ops take three inner axes per call (a 3-D kernel: rank 8's
+ * 8 x 8 x 8), compiled twice on x86-64, portable and AVX2, the AVX2 clone
+ * picked at run time (use_avx2).  A
  * kernel's inner loop is specialised for the cases that matter:
  *
  *   all contiguous                   out[i] = a[i] op b[i]
@@ -56,11 +59,28 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include "engine.h"
 #include "scalar.h"
 
 #define BC_SIMD _Pragma("omp simd")
+
+/* x86-64 compilers that take a function's target: the 3-D binary kernels
+ * are compiled a second time for AVX2 (256-bit vectors, half the
+ * instructions per element), picked at run time where the CPU has it
+ * (use_avx2).  AVX2 alone, not FMA: nothing can be contracted, so the
+ * clones compute the same IEEE expressions lane by lane as the portable
+ * ones. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BC_HAVE_AVX2_CLONES 1
+#define BC_AVX2_CLONE(...) __attribute__((target("avx2"))) __VA_ARGS__
+#else
+#define BC_HAVE_AVX2_CLONES 0
+#define BC_AVX2_CLONE(...)
+#endif
 
 /* A kernel walks n1 rows of n0 elements; p[j] is operand j's first
  * element, s1[j] and s0[j] its byte strides between rows and elements
@@ -68,9 +88,14 @@
  * reached by no input (the driver's buffers see to it). */
 typedef void (*kernel_fn)(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
                           const int64_t *s0, const void *aux);
+/* The same over n2 planes of n1 x n0 (s2: the byte strides between planes),
+ * for the binary ops: high-rank patterns whose two inner axes are short
+ * (rank 8's 8 x 8) get 8 x 8 x 8 elements per call. */
+typedef void (*kernel3_fn)(int64_t n2, int64_t n1, int64_t n0, char *const *p,
+                           const int64_t *s2, const int64_t *s1, const int64_t *s0);
 
 /* Tile of the two inner axes for transposed inputs: rows x columns. */
-enum { TILE_ROWS = 64, TILE_COLS = 32 };
+enum { TILE_ROWS = 32, TILE_COLS = 64 };
 /* The output buffer of a routed call, and the gather buffer of one
  * transposed input: a tile of the widest element (8 bytes). */
 enum { PIECE_BYTES = TILE_ROWS * TILE_COLS * 8, MAX_GATHERED = 3 };
@@ -110,21 +135,27 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
                                              *(const T *)(b + i * sb));                \
     }
 
-/* The rows of a 2-D block through FN(count, ...).  Rows of 16 or 32 bytes
- * (rank 8's 8 floats, rank 5's 4) get a loop of constant length, which the
- * compiler turns into straight vector code: no trip-count set-up, no
- * remainder test, per row. */
+/* The rows of a 3-D block (n2 planes of n1 rows) through FN(count, ...).
+ * Rows of 16 or 32 bytes (rank 8's 8 floats, rank 5's 4) get a loop of
+ * constant length, which the compiler turns into straight vector code: no
+ * trip-count set-up, no remainder test, per row.  The planes are rank 8's
+ * third axis: one call does 8 x 8 x 8 elements instead of one 8 x 8 block
+ * per call and an odometer step between blocks. */
 #define EACH_ROW(FN, ...)                                                              \
     do {                                                                               \
-        if (n0 * e == 32) {                                                            \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                FN(32 / e, __VA_ARGS__);                                               \
-        } else if (n0 * e == 16) {                                                     \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                FN(16 / e, __VA_ARGS__);                                               \
-        } else {                                                                       \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                FN(n0, __VA_ARGS__);                                                   \
+        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
+            char *o = p[0] + i2 * o2;                                                  \
+            const char *a = p[1] + i2 * a2, *b = p[2] + i2 * b2;                       \
+            if (n0 * e == 32) {                                                        \
+                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
+                    FN(32 / e, __VA_ARGS__);                                           \
+            } else if (n0 * e == 16) {                                                 \
+                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
+                    FN(16 / e, __VA_ARGS__);                                           \
+            } else {                                                                   \
+                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
+                    FN(n0, __VA_ARGS__);                                               \
+            }                                                                          \
         }                                                                              \
     } while (0)
 
@@ -147,24 +178,41 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         else                                                                           \
             gs_##N##_##NAME(n, o, so, a, sa, b, sb);                                   \
     }                                                                                  \
-    static void k_##N##_##NAME(int64_t n1, int64_t n0, char *const *p, const int64_t *s1, \
-                               const int64_t *s0, const void *aux)                     \
+    static inline __attribute__((always_inline)) void b3_##N##_##NAME(              \
+        int64_t n2, int64_t n1, int64_t n0, char *const *p, const int64_t *s2,         \
+        const int64_t *s1, const int64_t *s0)                                          \
     {                                                                                  \
-        (void)aux;                                                                     \
-        char *o = p[0];                                                                \
-        const char *a = p[1], *b = p[2];                                               \
         const int64_t so = s0[0], sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);      \
         const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
+        const int64_t o2 = s2[0], a2 = s2[1], b2 = s2[2];                              \
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
             EACH_ROW(sv_##N##_##NAME, (OT *)o, *(const T *)a, (const T *)b);           \
-        else {                                                                       \
-            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
-                gs_##N##_##NAME(n0, o, so, a, sa, b, sb);                              \
-        }                                                                              \
+        else                                                                           \
+            EACH_ROW(gs_##N##_##NAME, o, so, a, sa, b, sb);                            \
+    }                                                                                  \
+    static void k3_##N##_##NAME(int64_t n2, int64_t n1, int64_t n0, char *const *p,   \
+                                const int64_t *s2, const int64_t *s1,                  \
+                                const int64_t *s0)                                     \
+    {                                                                                  \
+        b3_##N##_##NAME(n2, n1, n0, p, s2, s1, s0);                                    \
+    }                                                                                  \
+    BC_AVX2_CLONE(static void k3avx2_##N##_##NAME(int64_t n2, int64_t n1, int64_t n0,  \
+                                                  char *const *p, const int64_t *s2,   \
+                                                  const int64_t *s1, const int64_t *s0) \
+    {                                                                                  \
+        b3_##N##_##NAME(n2, n1, n0, p, s2, s1, s0);                                    \
+    })                                                                                 \
+    static void k_##N##_##NAME(int64_t n1, int64_t n0, char *const *p, const int64_t *s1, \
+                               const int64_t *s0, const void *aux)                     \
+    {                                                                                  \
+        (void)aux;                                                                     \
+        /* its own copy of the loops with one plane (the plane loop folds           \
+         * away): tiny calls do not pay a second call and the plane set-up */         \
+        b3_##N##_##NAME(1, n1, n0, p, s1, s1, s0);                                     \
     }
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
@@ -173,6 +221,8 @@ BC_FOR_EACH_DTYPE(BINARY_KERNELS)
 #define KERNEL_ENTRY(OPE, N, T, NAME, OT) [OPE] = k_##N##_##NAME,
 #define ROW_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(ROW_ENTRY, N, T)},
 #define KERNEL_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL_ENTRY, N, T)},
+#define KERNEL3_ENTRY(OPE, N, T, NAME, OT) [OPE] = k3_##N##_##NAME,
+#define KERNEL3_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL3_ENTRY, N, T)},
 
 /* One row of a binary op; o must not overlap a or b. */
 typedef void (*row_fn)(int64_t n, char *restrict o, int64_t so, const char *restrict a,
@@ -181,6 +231,45 @@ static const row_fn binary_rows[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_DTYPE(ROW_TABLE)};
 static const kernel_fn binary_kernels[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_DTYPE(KERNEL_TABLE)};
+static const kernel3_fn binary_kernels3[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_DTYPE(KERNEL3_TABLE)};
+#if BC_HAVE_AVX2_CLONES
+#define KERNEL3_AVX2_ENTRY(OPE, N, T, NAME, OT) [OPE] = k3avx2_##N##_##NAME,
+#define KERNEL3_AVX2_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL3_AVX2_ENTRY, N, T)},
+static const kernel3_fn binary_kernels3_avx2[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_DTYPE(KERNEL3_AVX2_TABLE)};
+#endif
+
+/* Outputs below this many bytes never use the AVX2 clones (a small call
+ * asks neither the CPU nor the environment). */
+enum { AVX2_FLOOR_BYTES = 4 << 10 };
+
+/* 1 if the CPU has AVX2 and BROADCHECK_FAST_PORTABLE is not set to 1
+ * (tests/test_engine_random.c sets it for a third of its cases: the
+ * portable kernels and the SSE2 streaming copy stay checked on an AVX2
+ * machine). */
+static int use_avx2(void)
+{
+#if BC_HAVE_AVX2_CLONES
+    const char *env = getenv("BROADCHECK_FAST_PORTABLE");
+    return !(env && strcmp(env, "1") == 0) && __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+/* The 3-D kernel of a binary job: the AVX2 clone where use_avx2() and the
+ * output is at least AVX2_FLOOR_BYTES. */
+static kernel3_fn binary_kernel3(bc_dtype dtype, bc_op op, int64_t out_bytes)
+{
+#if BC_HAVE_AVX2_CLONES
+    if (out_bytes >= AVX2_FLOOR_BYTES && use_avx2())
+        return binary_kernels3_avx2[dtype][op];
+#else
+    (void)out_bytes;
+#endif
+    return binary_kernels3[dtype][op];
+}
 
 /* ---- copy (broadcast materialisation), by element size ---------------- */
 
@@ -319,6 +408,10 @@ SUM_KERNEL(BC_FLOAT16, f16c, _Float16)
 static const row_fn f16c_rows[BC_OP_ENGINE_COUNT] = {BC_FOR_EACH_OP(ROW_ENTRY, f16c, _Float16)};
 static const kernel_fn f16c_kernels[BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_OP(KERNEL_ENTRY, f16c, _Float16)};
+/* [0] portable (F16C alone), [1] the AVX2 clones (every AVX2 CPU has F16C) */
+static const kernel3_fn f16c_kernels3[2][BC_OP_ENGINE_COUNT] = {
+    {BC_FOR_EACH_OP(KERNEL3_ENTRY, f16c, _Float16)},
+    {BC_FOR_EACH_OP(KERNEL3_AVX2_ENTRY, f16c, _Float16)}};
 #else
 #define BC_FAST_F16C 0
 #endif
@@ -341,17 +434,22 @@ static int half_kernels(bc_dtype dtype)
 /* The kernels of a job of this dtype and op (a sum's op is add). */
 typedef struct dtype_kernels {
     kernel_fn binary, sum;
-    row_fn row; /* the n-ary fold's */
+    kernel3_fn binary3; /* three inner axes per call (binary_kernel3) */
+    row_fn row;         /* the n-ary fold's */
     void (*sum_init)(char *);
 } dtype_kernels;
 
-static dtype_kernels kernels_for(bc_dtype dtype, bc_op op)
+/* out_bytes: the output's size, which picks the 3-D kernel's clone. */
+static dtype_kernels kernels_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
 {
 #if BC_FAST_F16C
     if (half_kernels(dtype))
-        return (dtype_kernels){f16c_kernels[op], sum_f16c, f16c_rows[op], sum_init_f16c};
+        return (dtype_kernels){f16c_kernels[op], sum_f16c,
+                               f16c_kernels3[out_bytes >= AVX2_FLOOR_BYTES && use_avx2()][op],
+                               f16c_rows[op], sum_init_f16c};
 #endif
-    return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype], binary_rows[dtype][op],
+    return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype],
+                           binary_kernel3(dtype, op, out_bytes), binary_rows[dtype][op],
                            sum_inits[dtype]};
 }
 
@@ -393,10 +491,47 @@ static void nary_kernel(int64_t n1, int64_t n0, char *const *p, const int64_t *s
 
 /* ---- moving a piece out of the output buffer ---------------------------- */
 
-/* bytes from src to dst (element-aligned, a multiple of the element size)
- * with non-temporal stores where SSE2 has them. */
-static void stream_bytes(char *dst, const char *src, size_t bytes)
+/* Four vectors of type V from src to dst, the stores non-temporal. */
+#define STREAM_FOUR(V, LOAD, STREAM, dst, src)                                         \
+    do {                                                                               \
+        const V *s_ = (const V *)(const void *)(src);                                  \
+        V *d_ = (V *)(void *)(dst);                                                    \
+        V v0 = LOAD(s_), v1 = LOAD(s_ + 1), v2 = LOAD(s_ + 2), v3 = LOAD(s_ + 3);      \
+        STREAM(d_, v0);                                                                \
+        STREAM(d_ + 1, v1);                                                            \
+        STREAM(d_ + 2, v2);                                                            \
+        STREAM(d_ + 3, v3);                                                            \
+    } while (0)
+
+#if BC_HAVE_AVX2_CLONES
+/* Whole 128-byte pieces of `bytes` from src to a 32-byte aligned dst with
+ * 32-byte non-temporal stores (AVX); returns the bytes moved. */
+__attribute__((target("avx"))) static size_t stream_avx(char *dst, const char *src, size_t bytes)
 {
+    size_t done = 0;
+    for (; bytes - done >= 128; done += 128)
+        STREAM_FOUR(__m256i, _mm256_loadu_si256, _mm256_stream_si256, dst + done, src + done);
+    return done;
+}
+#endif
+
+/* bytes from src to dst (element-aligned, a multiple of the element size)
+ * with non-temporal stores where SSE2 has them; `avx`: 32 bytes a store
+ * (the CPU has AVX2, use_avx2: exec's avx). */
+static void stream_bytes(char *dst, const char *src, size_t bytes, int avx)
+{
+#if BC_HAVE_AVX2_CLONES
+    if (avx && bytes >= 256) {
+        size_t head = (32 - ((uintptr_t)dst & 31)) & 31;
+        memcpy(dst, src, head);
+        size_t done = head + stream_avx(dst + head, src + head, bytes - head);
+        dst += done;
+        src += done;
+        bytes -= done;
+    }
+#else
+    (void)avx;
+#endif
 #ifdef __SSE2__
     size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
     if (head > bytes)
@@ -409,16 +544,8 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
     }
     /* a cache line per iteration: the loop's own instructions were a third
      * of rank 8's streaming cost at 16 bytes per iteration */
-    for (; bytes >= 64; bytes -= 64, dst += 64, src += 64) {
-        const __m128i *s = (const __m128i *)(const void *)src;
-        __m128i *d = (__m128i *)(void *)dst;
-        __m128i v0 = _mm_loadu_si128(s), v1 = _mm_loadu_si128(s + 1);
-        __m128i v2 = _mm_loadu_si128(s + 2), v3 = _mm_loadu_si128(s + 3);
-        _mm_stream_si128(d, v0);
-        _mm_stream_si128(d + 1, v1);
-        _mm_stream_si128(d + 2, v2);
-        _mm_stream_si128(d + 3, v3);
-    }
+    for (; bytes >= 64; bytes -= 64, dst += 64, src += 64)
+        STREAM_FOUR(__m128i, _mm_loadu_si128, _mm_stream_si128, dst, src);
     for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
         _mm_stream_si128((__m128i *)(void *)dst, _mm_loadu_si128((const __m128i *)(const void *)src));
 #endif
@@ -428,7 +555,7 @@ static void stream_bytes(char *dst, const char *src, size_t bytes)
 
 /* Rows of `cols` elements from the packed buffer to the output view. */
 static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int64_t rows,
-                        int64_t cols, int64_t size, int stream)
+                        int64_t cols, int64_t size, int stream, int avx)
 {
     if (so0 == size && so1 == cols * size) { /* one run of memory: one call */
         cols *= rows;
@@ -437,7 +564,7 @@ static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int6
     for (int64_t i = 0; i < rows; i++, o += so1, buf += cols * size) {
         if (so0 == size) {
             if (stream)
-                stream_bytes(o, buf, (size_t)(cols * size));
+                stream_bytes(o, buf, (size_t)(cols * size), avx);
             else
                 memcpy(o, buf, (size_t)(cols * size));
         } else {
@@ -447,9 +574,51 @@ static void write_piece(char *o, int64_t so1, int64_t so0, const char *buf, int6
     }
 }
 
-/* Packs rows x cols elements of an input into buf (row stride cols). */
+#if BC_HAVE_AVX2_CLONES
+/* gather_piece's 4-byte transposed case in 8 x 8 blocks, AVX shuffles (bits
+ * untouched): the eight memory rows of a block (8 floats each) become the
+ * eight rows of the buffer.  rows and cols are multiples of 8. */
+__attribute__((target("avx"))) static void gather_avx(char *buf, const char *a, int64_t sa0,
+                                                      int64_t rows, int64_t cols)
+{
+    for (int64_t j = 0; j < cols; j += 8) {
+        const float *c = (const float *)(const void *)(a + j * sa0);
+        const int64_t w = sa0 / 4; /* a's memory rows, in floats (sa0 is 4 x it) */
+        float *d = (float *)(void *)buf + j;
+        for (int64_t i = 0; i < rows; i += 8) {
+            __m256 r0 = _mm256_loadu_ps(c + i), r1 = _mm256_loadu_ps(c + w + i);
+            __m256 r2 = _mm256_loadu_ps(c + 2 * w + i), r3 = _mm256_loadu_ps(c + 3 * w + i);
+            __m256 r4 = _mm256_loadu_ps(c + 4 * w + i), r5 = _mm256_loadu_ps(c + 5 * w + i);
+            __m256 r6 = _mm256_loadu_ps(c + 6 * w + i), r7 = _mm256_loadu_ps(c + 7 * w + i);
+            /* pairs of rows interleaved, then pairs of pairs: each 128-bit
+             * lane holds one column of four rows (lane 0 columns 0-3, lane 1
+             * columns 4-7) */
+            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+            __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+            __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+            __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee);
+            __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);
+            __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee);
+            __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);
+            /* rows 0-3 of a column from u0..u3, rows 4-7 from u4..u7 */
+            _mm256_storeu_ps(d + i * cols, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(d + (i + 1) * cols, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(d + (i + 2) * cols, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(d + (i + 3) * cols, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(d + (i + 4) * cols, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(d + (i + 5) * cols, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(d + (i + 6) * cols, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(d + (i + 7) * cols, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+    }
+}
+#endif
+
+/* Packs rows x cols elements of an input into buf (row stride cols);
+ * `avx`: the CPU has AVX2 (use_avx2). */
 static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int64_t rows,
-                         int64_t cols, int64_t size)
+                         int64_t cols, int64_t size, int avx)
 {
     /* Column by column: for a transposed input each column is one run of
      * memory (sa1 small), read whole while its lines are fetched. */
@@ -460,6 +629,14 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
         for (int64_t i = 0; i < rows; i++)                                             \
             memcpy(&dst[i * cols], src + i * sa1, sizeof(E));                          \
     }
+#if BC_HAVE_AVX2_CLONES
+    if (avx && size == 4 && sa1 == 4 && sa0 % 4 == 0 && rows % 8 == 0 && cols % 8 == 0) {
+        gather_avx(buf, a, sa0, rows, cols);
+        return;
+    }
+#else
+    (void)avx;
+#endif
 #ifdef __SSE2__
     /* 4-byte elements whose memory rows are contiguous (a transposed
      * matrix): 4 x 4 blocks moved with SSE shuffles, bits untouched */
@@ -498,12 +675,17 @@ static void gather_piece(char *buf, const char *a, int64_t sa1, int64_t sa0, int
  * prepared call's, bc_fast_prepare). */
 typedef struct exec {
     kernel_fn fn;
+    kernel3_fn fn3;   /* or NULL: with it, the plan's three inner axes are one call
+                         (a direct call, or a batched one), and the pieces of
+                         run_pieces are its calls with one plane */
     const void *aux;
     int nops;
     const int64_t *size; /* [nops] element sizes */
     int route;        /* 0 direct; ROUTE_COPY or ROUTE_STREAM: output through the buffer */
     unsigned gathered;/* bit j: input j is transposed and gathered per tile */
     struct buffers *buf; /* with route or gathered: the call's buffers */
+    int avx;          /* ROUTE_STREAM or gathered: the CPU has AVX2 (use_avx2: 32-byte
+                         streaming stores, 8 x 8 float gathers) */
     int batched;      /* ROUTE_STREAM of an output written in memory order, block
                          after block, each smaller than the buffer: blocks are
                          packed into the buffer and streamed out a buffer at a time */
@@ -564,7 +746,7 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                 t1[j] = s1[j];
                 t0[j] = s0[j];
                 if (x->gathered & (1u << j)) {
-                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j]);
+                    gather_piece(bufs->gathered[g].c, q[j], s1[j], s0[j], r, c, x->size[j], x->avx);
                     q[j] = bufs->gathered[g++].c;
                     t1[j] = c * x->size[j];
                     t0[j] = x->size[j];
@@ -575,10 +757,13 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                 t1[0] = c * osize;
                 t0[0] = osize;
             }
-            x->fn(r, c, q, t1, t0, x->aux);
+            if (x->fn3)
+                x->fn3(1, r, c, q, t0, t1, t0); /* one plane: its stride is never used */
+            else
+                x->fn(r, c, q, t1, t0, x->aux);
             if (x->route != ROUTE_DIRECT)
                 write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], bufs->out.c, r, c, osize,
-                            x->route == ROUTE_STREAM);
+                            x->route == ROUTE_STREAM, x->avx);
         }
     }
 }
@@ -602,15 +787,20 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
                                                             const int batched)
 {
     const int R = pl->rank;
-    int64_t s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
+    /* three inner axes per call with a 3-D kernel, unless the output goes
+     * through the buffer in 2-D pieces (in place: ROUTE_COPY) */
+    const int three = x->fn3 && R >= 3 && (batched || (x->route == ROUTE_DIRECT && !x->gathered));
+    const int outer = R - 2 - three; /* the odometer's axes: 0 .. outer-1 */
+    int64_t s2[BC_PLAN_MAX_OPS], s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
     char *p[BC_PLAN_MAX_OPS];
-    int64_t n1 = 1, n0 = 1;
+    int64_t n2 = 1, n1 = 1, n0 = 1;
     for (int j = 0; j < nops; j++) {
         p[j] = base[j];
         s0[j] = R >= 1 ? pl->strides[j][R - 1] : 0;
         s1[j] = R >= 2 ? pl->strides[j][R - 2] : 0;
+        s2[j] = three ? pl->strides[j][R - 3] : 0;
     }
-    for (int k = 0; k < R - 2; k++)
+    for (int k = 0; k < outer; k++)
         idx[k] = 0;
     /* carry[k][j]: how far operand j moves when outer axis k steps and the
      * outer axes after it wrap to 0, so a step is one add per operand.
@@ -619,7 +809,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     int64_t carry[BC_MAX_RANK][CARRY_OPS];
     if (nops <= CARRY_OPS) {
         uint64_t back[CARRY_OPS] = {0};
-        for (int k = R - 3; k >= 0; k--)
+        for (int k = outer - 1; k >= 0; k--)
             for (int j = 0; j < nops; j++) {
                 carry[k][j] = (int64_t)((uint64_t)pl->strides[j][k] - back[j]);
                 back[j] += (uint64_t)pl->strides[j][k] * (uint64_t)(pl->dims[k] - 1);
@@ -629,34 +819,43 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
         n0 = pl->dims[R - 1];
     if (R >= 2)
         n1 = pl->dims[R - 2];
+    if (three)
+        n2 = pl->dims[R - 3];
     /* batched: the kernel writes block after block into the buffer, which
      * goes out whole (the output's blocks follow each other in memory) */
     char *dst = p[0];
-    int64_t fill = 0, t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
-    const int64_t block = n1 * n0 * x->size[0];
+    int64_t fill = 0, t2[BC_PLAN_MAX_OPS], t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
+    const int64_t block = n2 * n1 * n0 * x->size[0];
     if (batched) {
+        memcpy(t2, s2, sizeof t2[0] * (size_t)nops);
         memcpy(t1, s1, sizeof t1[0] * (size_t)nops);
         memcpy(t0, s0, sizeof t0[0] * (size_t)nops);
+        t2[0] = n1 * n0 * x->size[0];
         t1[0] = n0 * x->size[0];
         t0[0] = x->size[0];
     }
     for (;;) {
         if (batched) {
             if (fill + block > (int64_t)sizeof x->buf->out.c) {
-                stream_bytes(dst, x->buf->out.c, (size_t)fill);
+                stream_bytes(dst, x->buf->out.c, (size_t)fill, x->avx);
                 dst += fill;
                 fill = 0;
             }
             char *o = p[0];
             p[0] = x->buf->out.c + fill;
-            x->fn(n1, n0, p, t1, t0, x->aux);
+            if (three)
+                x->fn3(n2, n1, n0, p, t2, t1, t0);
+            else
+                x->fn(n1, n0, p, t1, t0, x->aux);
             p[0] = o;
             fill += block;
+        } else if (three) {
+            x->fn3(n2, n1, n0, p, s2, s1, s0);
         } else {
             run_block(x, n1, n0, p, s1, s0);
         }
-        /* the odometer over the outer axes 0 .. R-3 */
-        int k = R - 3;
+        /* the odometer over the outer axes */
+        int k = outer - 1;
         if (nops <= CARRY_OPS) {
             while (k >= 0 && ++idx[k] == pl->dims[k])
                 idx[k--] = 0;
@@ -680,7 +879,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
             break;
     }
     if (batched)
-        stream_bytes(dst, x->buf->out.c, (size_t)fill);
+        stream_bytes(dst, x->buf->out.c, (size_t)fill, x->avx);
 }
 
 /* Binary ops (3 operands) and copies (2) get their own walk: short blocks
@@ -740,7 +939,7 @@ static int output_overlaps(const bc_plan *pl, char *const *base, const int64_t *
 
 /* 1 if the plan walks the output in memory order without gaps (row-major
  * strides) and a 2-D block fits the buffer: the blocks can be batched. */
-static int in_memory_order(const bc_plan *pl, int64_t size)
+static int in_memory_order(const bc_plan *pl, int64_t size, int inner)
 {
     const int R = pl->rank;
     int64_t want = size;
@@ -750,7 +949,7 @@ static int in_memory_order(const bc_plan *pl, int64_t size)
         want *= pl->dims[r];
     }
     int64_t block = size;
-    for (int r = R - 1; r >= 0 && r >= R - 2; r--)
+    for (int r = R - 1; r >= 0 && r >= R - inner; r--)
         block *= pl->dims[r];
     return block <= PIECE_BYTES;
 }
@@ -784,10 +983,11 @@ static int64_t nt_min_bytes(void)
  * output through the buffer when it is large enough to stream, gathers
  * transposed inputs when `tiles`.  Whether the output is an input (in
  * place) depends on the addresses: run_exec decides it per call. */
-static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, const void *aux,
-                       const int64_t *size, int64_t out_bytes, int tiles)
+static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
+                       const void *aux, const int64_t *size, int64_t out_bytes, int tiles)
 {
     x->fn = fn;
+    x->fn3 = fn3;
     x->aux = aux;
     x->nops = pl->nops;
     x->size = size;
@@ -795,15 +995,23 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, const void *aux
     x->gathered = 0;
     x->buf = NULL;
     x->batched = 0;
+    x->avx = 0;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
         x->gathered = transposed_inputs(pl, size);
         if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
             x->gathered = 0;
     }
+    if (x->gathered)
+        x->avx = use_avx2();
     const int contiguous_out = pl->rank >= 1 && pl->strides[0][pl->rank - 1] == size[0];
     if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
         x->route = ROUTE_STREAM;
-        x->batched = !x->gathered && in_memory_order(pl, size[0]);
+        x->avx = use_avx2();
+        x->batched = !x->gathered && in_memory_order(pl, size[0], x->fn3 ? 3 : 2);
+        if (!x->batched && x->fn3 && !x->gathered && in_memory_order(pl, size[0], 2)) {
+            x->batched = 1; /* a 3-D block is larger than the buffer: 2-D ones */
+            x->fn3 = NULL;
+        }
     }
 }
 
@@ -829,7 +1037,7 @@ static void run_kernel(const bc_plan *pl, kernel_fn fn, const void *aux, const i
                        int64_t out_bytes, int tiles)
 {
     exec x;
-    setup_exec(&x, pl, fn, aux, size, out_bytes, tiles);
+    setup_exec(&x, pl, fn, NULL, aux, size, out_bytes, tiles);
     run_exec(pl, pl->base, &x, -1);
 }
 
@@ -890,19 +1098,21 @@ static void prepare(const bc_job *job, bc_fast_prep *fp)
     switch (job->kind) {
     case BC_JOB_ELEMENTWISE:
         if (job->nin == 1) {
-            setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+            setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, NULL, size, out_bytes, 1);
         } else if (job->nin == 2) {
-            setup_exec(&fp->x, pl, kernels_for(job->dtype, job->op).binary, NULL, size, out_bytes, 1);
+            const dtype_kernels k = kernels_for(job->dtype, job->op, out_bytes);
+            setup_exec(&fp->x, pl, k.binary, k.binary3, NULL, size, out_bytes, 1);
         } else {
-            fp->nary = (nary_aux){kernels_for(job->dtype, job->op).row, (size_t)size[1], job->nin};
-            setup_exec(&fp->x, pl, nary_kernel, &fp->nary, size, out_bytes, 0);
+            fp->nary = (nary_aux){kernels_for(job->dtype, job->op, out_bytes).row, (size_t)size[1],
+                                  job->nin};
+            setup_exec(&fp->x, pl, nary_kernel, NULL, &fp->nary, size, out_bytes, 0);
         }
         return;
     case BC_JOB_SELECT:
-        setup_exec(&fp->x, pl, select_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+        setup_exec(&fp->x, pl, select_kernel((size_t)size[0]), NULL, NULL, size, out_bytes, 1);
         return;
     default: /* BC_JOB_BROADCAST */
-        setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, size, out_bytes, 1);
+        setup_exec(&fp->x, pl, copy_kernel((size_t)size[0]), NULL, NULL, size, out_bytes, 1);
         return;
     }
 }
@@ -920,7 +1130,7 @@ void bc_fast_run(const bc_job *job)
             fill(out, v.c);
             return;
         }
-        const dtype_kernels k = kernels_for(job->dtype, job->op);
+        const dtype_kernels k = kernels_for(job->dtype, job->op, 0);
         k.sum_init(v.c);
         fill(out, v.c);
         /* Over the gradient's index space, in row-major order (no reordering,
@@ -932,7 +1142,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {k.sum, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0};
+        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }

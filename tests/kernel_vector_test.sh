@@ -33,9 +33,10 @@ esac
 
 # kernel and the packed instruction (SSE name; an AVX build's v-prefixed form counts) of its op
 checks=(
-  "k_f32_add addps" "k_f32_sub subps" "k_f32_mul mulps" "k_f64_add addpd" "k_f64_mul mulpd"
-  "k_f32_less cmpltps" "k_i8_add paddb" "k_u8_add paddb" "k_i32_add paddd" "k_i32_mul pmulld|pmuludq"
-  "k_i64_sub psubq" "sum_f32 addps" "sum_f64 addpd" "sum_i32 paddd"
+  "k3_f32_add addps" "k3_f32_sub subps" "k3_f32_mul mulps" "k3_f64_add addpd" "k3_f64_mul mulpd"
+  "k3_f32_less cmpltps" "k3_i8_add paddb" "k3_u8_add paddb" "k3_i32_add paddd" "k3_i32_mul pmulld|pmuludq"
+  "k3_i64_sub psubq" "k3avx2_f32_add addps" "k3avx2_i32_add paddd" "k3avx2_f64_mul mulpd"
+  "sum_f32 addps" "sum_f64 addpd" "sum_i32 paddd"
   "select32 pand|pandn|por" "select64 pand|pandn|por" "select8 pand|pandn|por"
 )
 dis=$(objdump -d --no-show-raw-insn "$obj")

@@ -482,8 +482,9 @@ static void describe(const tcase *c, const int *layouts, long index, int stream)
         fprintf(stderr, " %s", s);
     }
     bc_shape_format(&c->result, s, sizeof s);
-    fprintf(stderr, " -> %s%s%s\n", s, c->in_place ? " (in place)" : "",
-            stream ? " (BROADCHECK_NT_MIN_BYTES=0)" : "");
+    fprintf(stderr, " -> %s%s%s%s\n", s, c->in_place ? " (in place)" : "",
+            stream ? " (BROADCHECK_NT_MIN_BYTES=0)" : "",
+            index % 3 == 0 ? " (BROADCHECK_FAST_PORTABLE=1)" : "");
     for (int i = 0; i < c->nt; i++) {
         const bc_tensor *v = &c->t[i];
         fprintf(stderr, "  %s %d: %s dims [", i == c->nt - 1 ? "output" : "input", i,
@@ -606,6 +607,14 @@ static void test_fast_equals_naive(void **state)
             setenv("BROADCHECK_NT_MIN_BYTES", "0", 1);
         else
             unsetenv("BROADCHECK_NT_MIN_BYTES");
+        /* A third of the cases (by index, so a rerun of one case takes the
+         * same path) use the portable kernels where the CPU has AVX2: both
+         * sets stay checked on any x86-64 machine (docs/ENGINE.md). */
+        const int portable = index % 3 == 0;
+        if (portable)
+            setenv("BROADCHECK_FAST_PORTABLE", "1", 1);
+        else
+            unsetenv("BROADCHECK_FAST_PORTABLE");
         bc_error_kind k0 = run(&c, BC_EVAL_NAIVE, bufs[0], &e0);
         bc_error_kind k1 = run(&c, BC_EVAL_FAST, bufs[1], &e1);
         if (k0 != BC_OK || k1 != BC_OK) {
@@ -755,6 +764,101 @@ static void test_plan_refusals(void **state)
     assert_null(plan);
 }
 
+/* The fast engine's tiles and blocks at their edges (docs/ENGINE.md "The
+ * fast evaluator"): a transposed input over inner extents at, one below and
+ * one above multiples of the tile (64 x 32, the 8 x 8 AVX and 4 x 4 SSE
+ * gathers), forwards and reversed; and 3-D blocks (three inner axes per
+ * call) with planes, rows and columns of 1, 3, 7, 8 and 9 elements, where
+ * each operand is broadcast along a different axis.  Every case runs with
+ * and without the AVX2 kernels and with streaming on and off; the fast
+ * result must equal the naive one bit for bit, padding included. */
+static void edge_case(bc_dtype t, const bc_shape *ra, const int64_t *a_strides, int64_t a_offset,
+                      size_t a_elems, const bc_shape *rb, const bc_shape *r)
+{
+    const size_t es = bc_dtype_size(t);
+    int64_t nb = numel_of(rb), no = numel_of(r);
+    const size_t pad = 64; /* bytes after each buffer that must stay untouched */
+    char *a = malloc(a_elems * es), *b = malloc((size_t)nb * es + pad);
+    char *o[2] = {malloc((size_t)no * es + pad), malloc((size_t)no * es + pad)};
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t i = 0; i < a_elems; i++)
+        random_value(t, a + i * es);
+    for (int64_t i = 0; i < nb; i++)
+        random_value(t, b + (size_t)i * es);
+    bc_tensor A = bc_tensor_contiguous(t, ra, a), B = bc_tensor_contiguous(t, rb, b);
+    for (int k = 0; k < ra->rank; k++)
+        A.strides[k] = a_strides[k];
+    A.offset = a_offset;
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    static const char *const envs[][2] = {{"0", "0"}, {"1", "0"}, {"0", ""}, {"1", ""}};
+    for (int v = 0; v < 4; v++) {
+        setenv("BROADCHECK_FAST_PORTABLE", envs[v][0], 1);
+        if (*envs[v][1])
+            setenv("BROADCHECK_NT_MIN_BYTES", envs[v][1], 1);
+        else
+            unsetenv("BROADCHECK_NT_MIN_BYTES");
+        for (int e = 0; e < 2; e++) {
+            memset(o[e], 0x5a, (size_t)no * es + pad);
+            bc_tensor O = bc_tensor_contiguous(t, r, o[e]);
+            bc_error err;
+            assert_int_equal(bc_eval_binary(e ? BC_EVAL_FAST : BC_EVAL_NAIVE, BC_OP_ADD, &p, &A,
+                                            &B, &O, &err),
+                             BC_OK);
+        }
+        if (memcmp(o[0], o[1], (size_t)no * es + pad) != 0) {
+            char sa[128], sr[128];
+            bc_shape_format(ra, sa, sizeof sa);
+            bc_shape_format(r, sr, sizeof sr);
+            fail_msg("%s %s + ... -> %s (a's strides %lld,%lld...): fast != naive with "
+                     "BROADCHECK_FAST_PORTABLE=%s BROADCHECK_NT_MIN_BYTES=%s",
+                     bc_dtype_name(t), sa, sr, (long long)a_strides[0],
+                     (long long)(ra->rank > 1 ? a_strides[1] : 0), envs[v][0], envs[v][1]);
+        }
+    }
+    unsetenv("BROADCHECK_FAST_PORTABLE");
+    unsetenv("BROADCHECK_NT_MIN_BYTES");
+    free(a);
+    free(b);
+    free(o[0]);
+    free(o[1]);
+}
+
+static void test_tile_and_block_edges(void **state)
+{
+    (void)state;
+    rng_state = g_seed;
+    /* transposed: result [n1, n0], a[i][j] = mem[j][i] (reversed: mem[n0-1-j][i]) */
+    static const int64_t n1s[] = {63, 64, 65, 128, 131}, n0s[] = {127, 128, 129, 135};
+    static const bc_dtype types[] = {BC_FLOAT32, BC_INT8, BC_FLOAT64};
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+        for (size_t x = 0; x < sizeof n1s / sizeof n1s[0]; x++)
+            for (size_t y = 0; y < sizeof n0s / sizeof n0s[0]; y++)
+                for (int rev = 0; rev < 2; rev++) {
+                    const int64_t n1 = n1s[x], n0 = n0s[y];
+                    bc_shape r = {2, {n1, n0}};
+                    int64_t st[2] = {1, rev ? -n1 : n1};
+                    edge_case(types[ti], &r, st, rev ? (n0 - 1) * n1 : 0, (size_t)(n1 * n0), &r,
+                              &r);
+                }
+    /* 3-D blocks: a [d3, d2, 1, d0] + b [d2, d1, 1] over a rank-4 result,
+     * every inner axis broadcast by one operand */
+    static const int64_t ds[] = {1, 3, 7, 8, 9};
+    for (size_t i2 = 0; i2 < 5; i2++)
+        for (size_t i1 = 0; i1 < 5; i1++)
+            for (size_t i0 = 0; i0 < 5; i0++) {
+                const int64_t d3 = 33, d2 = ds[i2], d1 = ds[i1], d0 = ds[i0];
+                bc_shape ra = {4, {d3, d2, 1, d0}}, rb = {3, {d2, d1, 1}};
+                bc_shape r = {4, {d3, d2, d1, d0}};
+                int64_t st[4] = {d2 * d0, d0, d0, 1};
+                edge_case(BC_FLOAT32, &ra, st, 0, (size_t)(d3 * d2 * d0), &rb, &r);
+            }
+    /* a size-0 axis among them: nothing written */
+    bc_shape ra = {4, {5, 8, 1, 0}}, rb = {3, {8, 8, 1}}, r = {4, {5, 8, 8, 0}};
+    int64_t st[4] = {0, 0, 0, 1};
+    edge_case(BC_FLOAT32, &ra, st, 0, 1, &rb, &r);
+}
+
 int main(int argc, char **argv)
 {
     const char *v;
@@ -771,6 +875,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_plan_refusals),
+        cmocka_unit_test(test_tile_and_block_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
