@@ -769,7 +769,8 @@ static void test_plan_refusals(void **state)
  * one above multiples of the tile (64 x 32, the 8 x 8 AVX and 4 x 4 SSE
  * gathers), forwards and reversed; and 3-D blocks (three inner axes per
  * call) with planes, rows and columns of 1, 3, 7, 8 and 9 elements, where
- * each operand is broadcast along a different axis.  Every case runs with
+ * each operand is broadcast along a different axis (float32, and float16
+ * with and without the F16C kernels).  Every case runs with
  * and without the AVX2 kernels and with streaming on and off; the fast
  * result must equal the naive one bit for bit, padding included. */
 static void edge_case(bc_dtype t, const bc_shape *ra, const int64_t *a_strides, int64_t a_offset,
@@ -852,6 +853,13 @@ static void test_tile_and_block_edges(void **state)
                 bc_shape r = {4, {d3, d2, d1, d0}};
                 int64_t st[4] = {d2 * d0, d0, d0, 1};
                 edge_case(BC_FLOAT32, &ra, st, 0, (size_t)(d3 * d2 * d0), &rb, &r);
+                /* float16: the F16C kernels' own 3-D kernels (and their AVX2
+                 * clones), then the portable ones */
+                for (int f16c = 1; f16c >= 0; f16c--) {
+                    setenv("BROADCHECK_F16C", f16c ? "1" : "0", 1);
+                    edge_case(BC_FLOAT16, &ra, st, 0, (size_t)(d3 * d2 * d0), &rb, &r);
+                }
+                unsetenv("BROADCHECK_F16C");
             }
     /* a size-0 axis among them: nothing written */
     bc_shape ra = {4, {5, 8, 1, 0}}, rb = {3, {8, 8, 1}}, r = {4, {5, 8, 8, 0}};
