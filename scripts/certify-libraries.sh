@@ -63,8 +63,8 @@ sut_of() {
 }
 rules_of() {
   case "$1" in
-    numpy|pytorch) echo "none,numpy,onnx-uni,broadcast-to,bidirectional" ;;
-    onnx) echo "numpy,onnx-uni,bidirectional" ;;
+    numpy|pytorch) echo "none,numpy,onnx-uni,broadcast-to,bidirectional,matmul" ;;
+    onnx) echo "numpy,onnx-uni,bidirectional,matmul" ;;
     dask) echo "numpy" ;;
     numba|sparse) echo "none,numpy,broadcast-to" ;;
     octave) echo "none,numpy" ;;
