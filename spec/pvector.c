@@ -154,6 +154,13 @@ int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
     }
     {
         const unsigned unknown = v->params.options & BC_OPT_AXES_UNKNOWN;
+        if (unknown && (plain->params.options & BC_OPT_AXES)) {
+            /* they share one list: the unknown entries would stand for both */
+            WHY("column %d: an axes-mapping of unknown values takes no axes option beside it",
+                first_partial);
+            result = -1;
+            goto done;
+        }
         v->params = plain->params;
         if (unknown) {
             v->params.options |= BC_OPT_AXES_UNKNOWN;
