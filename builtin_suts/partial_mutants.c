@@ -198,7 +198,8 @@ static void explicit_repeats_alone(const bc_sut *sut, const bc_params *p, int n,
         if (p->axes[i] < 0 || p->axes[i] >= s[1].rank)
             return;
         const bc_pdim *t = &s[1].dims[p->axes[i]];
-        if (s[0].rank == 0 ? !meet(t, &one) : !bc_pdim_may_be_1(&s[0].dims[i]) && !meet(t, &s[0].dims[i]))
+        if (s[0].rank == 0 ? !meet(t, &one)
+                           : !bc_pdim_may_be_1(&s[0].dims[i]) && !meet(t, &s[0].dims[i]))
             return; /* this entry fails alone too */
     }
     a->status = BC_SUT_OK;

@@ -97,8 +97,7 @@ static bc_error_kind check_params(const bc_params *p, int n, bc_error *err)
     bc_params known = *p;
     if (known.options & BC_OPT_AXES_UNKNOWN) {
         /* the static rule takes only known entries: ask it about none */
-        if (!(known.options & BC_OPT_AXES_MAPPING) || known.naxes < -1 ||
-            known.naxes > BC_MAX_RANK)
+        if (!(known.options & BC_OPT_AXES_MAPPING) || known.naxes < -1 || known.naxes > BC_MAX_RANK)
             return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, known.naxes, 0,
                                 "unknown entries are for axes-mapping only, at most %d of them",
                                 BC_MAX_RANK);

@@ -35,11 +35,11 @@ enum {
 };
 
 static const char *const target_name[TARGETS] = {
-    "openvino-select", "ngraph-select",     "openvino-broadcast", "ngraph-explicit",
+    "openvino-select", "ngraph-select",  "openvino-broadcast", "ngraph-explicit",
     "matmul",          "pytorch-expand", "openvino-explicit",  "numpy-empty-fold"};
-static const bc_rule target_rule[TARGETS] = {
-    BC_RULE_PDPD,   BC_RULE_PDPD,         BC_RULE_PDPD,     BC_RULE_EXPLICIT,
-    BC_RULE_MATMUL, BC_RULE_BROADCAST_TO, BC_RULE_EXPLICIT, BC_RULE_NUMPY};
+static const bc_rule target_rule[TARGETS] = {BC_RULE_PDPD,     BC_RULE_PDPD,   BC_RULE_PDPD,
+                                             BC_RULE_EXPLICIT, BC_RULE_MATMUL, BC_RULE_BROADCAST_TO,
+                                             BC_RULE_EXPLICIT, BC_RULE_NUMPY};
 
 /* Which target a generated case is, or -1. */
 static int target_of(const bc_pvector *c)
