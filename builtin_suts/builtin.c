@@ -36,6 +36,7 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_matmul_k_unchecked,
     &bc_mutant_matmul_promoted_kept,
     &bc_mutant_partial_matmul_unknown_batch_times_one,
+    &bc_mutant_partial_explicit_repeats_alone,
     &bc_mutant_matmul_batch_modulo,
 };
 

@@ -171,6 +171,43 @@ static void matmul_unknown_batch_times_one(const bc_sut *sut, const bc_params *p
     }
 }
 
+/* Two intervals meet. */
+static int meet(const bc_pdim *x, const bc_pdim *y)
+{
+    return (x->lo > y->lo ? x->lo : y->lo) <= (x->hi < y->hi ? x->hi : y->hi);
+}
+
+/* openvino-explicit: each axes_mapping entry checked against its target
+ * dim alone, as OpenVINO's validate_target_shape_none does (RULES.md §14.4,
+ * D9), so two entries naming one target axis pass whenever each dim alone
+ * fits it, although no value of the target dim fits both: [2..3,4..5]
+ * mapped 1,1 onto [5,?] is accepted.  openvinotoolkit/openvino
+ * src/core/shape_inference/include/broadcast_shape_inference.hpp
+ * (Dimension::compatible per entry). */
+static void explicit_repeats_alone(const bc_sut *sut, const bc_params *p, int n, const bc_pshape *s,
+                                   const bc_psymbols *syms, bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, s, syms, a);
+    if (a->status != BC_SUT_REJECTED || a->kind != BC_ERR_DIM_MISMATCH ||
+        p->rule != BC_RULE_EXPLICIT || bc_params_profile(p) != BC_PROFILE_OPENVINO_EXPLICIT ||
+        (p->options & BC_OPT_AXES_UNKNOWN) || n != 2 || s[0].rank < 0 || s[1].rank < 0)
+        return;
+    const bc_pdim one = bc_pdim_static(1);
+    for (int i = 0; i < p->naxes; i++) {
+        if (p->axes[i] < 0 || p->axes[i] >= s[1].rank)
+            return;
+        const bc_pdim *t = &s[1].dims[p->axes[i]];
+        if (s[0].rank == 0 ? !meet(t, &one)
+                           : !bc_pdim_may_be_1(&s[0].dims[i]) && !meet(t, &s[0].dims[i]))
+            return; /* this entry fails alone too */
+    }
+    a->status = BC_SUT_OK;
+    a->kind = BC_OK;
+    a->shape = s[1];
+    a->message[0] = '\0';
+}
+
 #define PARTIAL_MUTANT(ident, fn, name, what, cite)                                                \
     static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                             \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -192,3 +229,9 @@ PARTIAL_MUTANT(bc_mutant_partial_matmul_unknown_batch_times_one, matmul_unknown_
                "mutant:partial-matmul-unknown-batch",
                "matmul: an unknown batch dim (?) against a batch 1 gives 1",
                "llvm/torch-mlir PR #3001 (the same bug on Expand)");
+PARTIAL_MUTANT(bc_mutant_partial_explicit_repeats_alone, explicit_repeats_alone,
+               "mutant:partial-explicit-repeats-alone",
+               "openvino-explicit: entries naming one target axis each checked alone, so "
+               "[2..3,4..5] mapped 1,1 onto [5,?] passes",
+               "openvinotoolkit/openvino broadcast_shape_inference.hpp, "
+               "validate_target_shape_none (RULES.md §14.4 D9)");

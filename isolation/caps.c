@@ -147,6 +147,10 @@ int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial
                  bc_profile_name(prof));
         return 1;
     }
+    if (p->options & BC_OPT_AXES_UNKNOWN) {
+        snprintf(why, cap, "the wire protocol carries no axes_mapping of unknown values");
+        return 1;
+    }
     if (n < 0 || n > caps->max_operands) {
         snprintf(why, cap, "%d shapes, the adapter declares at most %d", n, caps->max_operands);
         return 1;

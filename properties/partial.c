@@ -265,6 +265,14 @@ static void fill_unknown_ranks(const bc_pvector *c, conc *x)
                                             : o->dims[o->rank >= 2 ? o->rank - 2 : 0];
             continue;
         }
+        if (i == 0 && c->nshapes == 2 && c->shapes[1].rank != BC_RANK_DYNAMIC &&
+            bc_params_profile(&c->params) == BC_PROFILE_PYTORCH_EXPAND) {
+            /* as many axes as the target, so that each -1 keeps a dim: 1s */
+            x->shapes[0].rank = c->shapes[1].rank;
+            for (int k = 0; k < x->shapes[0].rank; k++)
+                x->shapes[0].dims[k] = 1;
+            continue;
+        }
         int big =
             c->params.rule == BC_RULE_BROADCAST_TO || c->params.rule == BC_RULE_EXPLICIT ? 1 : 0;
         if (c->params.rule == BC_RULE_NONE && base >= 0)
@@ -338,6 +346,8 @@ static int set_axis(const bc_pvector *c, conc *x, int at, int64_t v)
                 continue;
             int64_t lo, hi;
             dim_bounds(x, &c->shapes[i].dims[k], &lo, &hi);
+            if (lo < 0 && lo == hi)
+                continue; /* as written: pytorch-expand's -1 follows the input's dim */
             if (lo <= v && v <= hi)
                 assign(c, x, i, k, v);
             else if (stretch && lo <= 1 && 1 <= hi)
@@ -771,6 +781,13 @@ bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvec
                           char *detail, size_t cap)
 {
     detail[0] = '\0';
+    if (c->params.options & BC_OPT_AXES_UNKNOWN) {
+        /* concretizations here choose dims, not axes_mapping entries */
+        snprintf(detail, cap,
+                 "not checked: an axes_mapping of unknown values (RULES.md §14.9) is not "
+                 "concretized by the partial properties");
+        return BC_CHECK_UNSUPPORTED;
+    }
     switch (mode) {
     case BC_PMODE_SOUNDNESS: return concretizations_agree(ctx, c, 0, detail, cap);
     case BC_PMODE_SYMBOLS: return concretizations_agree(ctx, c, 1, detail, cap);
@@ -810,6 +827,73 @@ static int symbol_named(bc_psymbols *syms, int index)
     return bc_psymbols_intern(syms, name, strlen(name));
 }
 
+/* pytorch-expand (RULES.md §6.1): target dims that an input axis faces
+ * become -1 ("keep"), now and then one on a new leading axis too
+ * (negative-dim); with an input of unknown rank any may face one. */
+static void pgen_expand(bc_prng *r, bc_pvector *c)
+{
+    bc_pshape *in = &c->shapes[0], *tg = &c->shapes[1];
+    if (tg->rank == BC_RANK_DYNAMIC)
+        return;
+    const int lead = in->rank == BC_RANK_DYNAMIC ? 0 : tg->rank - in->rank;
+    c->params.options |= BC_OPT_PROFILE;
+    c->params.profile = BC_PROFILE_PYTORCH_EXPAND;
+    for (int t = lead < 0 ? 0 : lead; t < tg->rank; t++)
+        if (bc_prng_percent(r, 40))
+            tg->dims[t] = bc_pdim_static(-1);
+    if (lead > 0 && bc_prng_percent(r, 10))
+        tg->dims[bc_prng_below(r, (uint64_t)lead)] = bc_pdim_static(-1);
+}
+
+/* openvino-explicit (RULES.md §8.3): a drawn axes-mapping case under it,
+ * now and then with what only the profile takes: an entry repeated (its
+ * input dim 1, or the target's dim there), or a scalar input with one
+ * entry (naming a 1, or not). */
+static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c)
+{
+    bc_pshape *in = &c->shapes[0], *tg = &c->shapes[1];
+    bc_params *p = &c->params;
+    p->options |= BC_OPT_PROFILE;
+    p->profile = BC_PROFILE_OPENVINO_EXPLICIT;
+    const int pick = (int)bc_prng_below(r, 100);
+    if (pick < 30 && p->naxes >= 2 && in->rank == p->naxes) {
+        int i = (int)bc_prng_range(r, 1, p->naxes - 1);
+        p->axes[i] = p->axes[i - 1];
+        const int64_t at = p->axes[i];
+        const int how = (int)bc_prng_below(r, 3);
+        if (how == 0)
+            in->dims[i] = bc_pdim_static(1);
+        else if (how == 1 && tg->rank != BC_RANK_DYNAMIC && at >= 0 && at < tg->rank)
+            in->dims[i] = tg->dims[at];
+        else /* a dim of its own: the target dim may fit it and entry i-1's alone, not both */
+            in->dims[i] = widen(r, (int64_t)bc_prng_range(r, 2, 6));
+    } else if (pick < 45 && tg->rank > 0) {
+        in->rank = 0;
+        p->naxes = 1;
+        p->axes[0] = (int64_t)bc_prng_below(r, (uint64_t)tg->rank);
+        if (bc_prng_percent(r, 50))
+            tg->dims[p->axes[0]] = bc_pdim_static(1);
+    }
+}
+
+static void pgen_last_profiles(bc_prng *r, bc_pvector *c)
+{
+    const bc_params *p = &c->params;
+    if (p->rule == BC_RULE_BROADCAST_TO && c->nshapes == 2 && !(p->options & BC_OPT_PROFILE) &&
+        bc_prng_percent(r, 15))
+        pgen_expand(r, c);
+    else if (p->rule == BC_RULE_EXPLICIT && c->nshapes == 2 && (p->options & BC_OPT_AXES_MAPPING) &&
+             !(p->options & (BC_OPT_AXES | BC_OPT_PROFILE)) && bc_prng_percent(r, 30))
+        pgen_openvino_explicit(r, c);
+    else if (p->rule == BC_RULE_NUMPY && !(p->options & BC_OPT_PROFILE) && bc_prng_percent(r, 10)) {
+        /* numpy-empty-fold (RULES.md §3.1): the same answers, and [] of no shape */
+        c->params.options |= BC_OPT_PROFILE;
+        c->params.profile = BC_PROFILE_NUMPY_EMPTY_FOLD;
+        if (bc_prng_percent(r, 30))
+            c->nshapes = 0;
+    }
+}
+
 void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c)
 {
     bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
@@ -825,8 +909,10 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
     c->expect_shape.rank = 0;
     for (int i = 0; i < v.nshapes; i++)
         c->shapes[i] = bc_pshape_from_shape(&v.shapes[i]);
-    if (mode == BC_PMODE_STATIC)
+    if (mode == BC_PMODE_STATIC) {
+        pgen_last_profiles(r, c);
         return;
+    }
     /* symbols: one per (place, value), sometimes per value alone (R1) */
     int rank[BC_VECTOR_MAX_SHAPES];
     ranks_of(c, rank);
@@ -880,6 +966,10 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
         for (int i = 0; i < c->nshapes; i++)
             if (bc_prng_percent(r, 4))
                 c->shapes[i].rank = BC_RANK_DYNAMIC;
+    /* The profiles drawn last, so that a case of any other rule, and one
+     * that does not take them, is the case it was before they took partial
+     * shapes (RULES.md §14.4) */
+    pgen_last_profiles(r, c);
 }
 
 /* ---- coverage ---------------------------------------------------------------- */

@@ -94,14 +94,34 @@ static bc_error_kind check_params(const bc_params *p, int n, bc_error *err)
     if (n < 0 || n > BC_MAX_OPERANDS + 8)
         return bc_error_set(err, BC_ERR_OPERAND_COUNT, p->rule, -1, -1, -1, n, BC_MAX_OPERANDS,
                             "%s: %d shapes given", bc_rule_name(p->rule), n);
+    bc_params known = *p;
+    if (known.options & BC_OPT_AXES_UNKNOWN) {
+        /* the static rule takes only known entries: ask it about none */
+        if (!(known.options & BC_OPT_AXES_MAPPING) || known.naxes < -1 || known.naxes > BC_MAX_RANK)
+            return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, known.naxes, 0,
+                                "unknown entries are for axes-mapping only, at most %d of them",
+                                BC_MAX_RANK);
+        known.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+        known.naxes = 0;
+    }
     bc_shape unused;
-    bc_error_kind k = bc_infer(p, n, scalars, &unused, err);
+    bc_error_kind k = bc_infer(&known, n, scalars, &unused, err);
     return k == BC_ERR_BAD_PARAMS || k == BC_ERR_OPERAND_COUNT ? k : BC_OK;
 }
 
 /* Ranks, negative dims, and the symbols: every occurrence of a symbol gets
  * the intersection of the intervals written for it (they are one value). */
-static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, names *nm, bc_error *err)
+/* pytorch-expand's "keep this dim" (§6.1): a static -1, with no symbol, in the target. */
+static int is_keep(const bc_pdim *d)
+{
+    return d->lo == -1 && d->hi == -1 && !d->sym;
+}
+
+/* keep_target: operand 1's static negative dims are left to the rule
+ * (pytorch-expand: a -1 keeps the input's dim, another is negative-dim
+ * there, in the static order). */
+static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, int keep_target, names *nm,
+                                 bc_error *err)
 {
     int64_t lo[BC_MAX_SYMBOLS + 1], hi[BC_MAX_SYMBOLS + 1];
     int seen[BC_MAX_SYMBOLS + 1] = {0};
@@ -112,6 +132,8 @@ static bc_error_kind check_pdims(bc_rule rule, int n, bc_pshape *s, names *nm, b
                                 BC_MAX_RANK);
         for (int k = 0; k < s[i].rank; k++) {
             const bc_pdim *d = &s[i].dims[k];
+            if (keep_target && i == 1 && d->lo < 0 && d->lo == d->hi && !d->sym)
+                continue;
             if (d->lo < 0)
                 return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, i, -1, k, d->lo, 0,
                                     "operand %d has dim %lld at axis %d; dims must be >= 0", i,
@@ -509,19 +531,37 @@ static bc_error_kind p_broadcast_openvino(const bc_pshape *a, const bc_pshape *b
     return BC_OK;
 }
 
-/* §8.4 ngraph-explicit: nGraph 2020's explicit mode, its order; each
- * mapped axis with `equal`, entries naming one target axis together (the
- * target dim as given is the result, R2). */
-static bc_error_kind p_explicit_ngraph(const bc_pshape *in, const bc_pshape *tg, int nmap,
-                                       const int64_t *map, names *nm, bc_pshape *out, bc_error *err)
+/* The values of a target dim that input dim d allows there: d's own, or
+ * any when d may be 1 and 1s stretch. */
+static bc_pdim allowed_by(const bc_pdim *d, int stretch)
+{
+    bc_pdim a = *d;
+    if (stretch && bc_pdim_may_be_1(d)) {
+        a.lo = 0;
+        a.hi = BC_DIM_UNBOUNDED;
+        a.sym = 0;
+    }
+    return a;
+}
+
+/* §8.3 openvino-explicit and §8.4 ngraph-explicit on partial shapes, in
+ * their order: the entries that name one target axis jointly (its dim must
+ * take a value every input dim mapped there allows: equal to it, or, under
+ * OpenVINO, anything where it may be 1; a scalar's one entry allows only
+ * 1); the target as given (R2). */
+static bc_error_kind p_explicit_axis_vector(const bc_pshape *in, const bc_pshape *tg, int nmap,
+                                            const int64_t *map, int ov, names *nm, bc_pshape *out,
+                                            bc_error *err)
 {
     const bc_rule rule = BC_RULE_EXPLICIT;
+    const int known = in->rank != BC_RANK_DYNAMIC, scalar = ov && in->rank == 0;
     *out = *tg;
-    if (in->rank != BC_RANK_DYNAMIC && nmap != in->rank)
-        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmap, in->rank,
+    const int rank = scalar && nmap > 0 ? 1 : in->rank;
+    if (known && nmap != rank)
+        return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, nmap, rank,
                             "axes_mapping has %d entries but the input has rank %d; one entry "
-                            "per input axis",
-                            nmap, in->rank);
+                            "per input axis%s",
+                            nmap, rank, ov ? " (a scalar counts as rank 1)" : "");
     for (int i = 1; i < nmap; i++)
         if ((uint64_t)map[i] < (uint64_t)map[i - 1])
             return bc_error_set(err, BC_ERR_AXES_UNSORTED, rule, 0, 1, -1, map[i], map[i - 1],
@@ -531,16 +571,23 @@ static bc_error_kind p_explicit_ngraph(const bc_pshape *in, const bc_pshape *tg,
     bc_pdim joint[BC_MAX_RANK];
     if (tg->rank != BC_RANK_DYNAMIC)
         memcpy(joint, tg->dims, (size_t)tg->rank * sizeof joint[0]);
+    const bc_pdim one = bc_pdim_static(1);
     for (int i = 0; i < nmap; i++) {
         if (map[i] < 0 || (tg->rank != BC_RANK_DYNAMIC && map[i] >= tg->rank))
             return bc_error_set(err, BC_ERR_AXIS_OUT_OF_RANGE, rule, 0, 1, -1, map[i], tg->rank,
                                 "axes_mapping entry %d is %lld, outside the target's axes", i,
                                 LL(map[i]));
-        if (in->rank == BC_RANK_DYNAMIC || tg->rank == BC_RANK_DYNAMIC)
+        if (!known || tg->rank == BC_RANK_DYNAMIC)
             continue;
-        if (!merge_equal(&joint[map[i]], &joint[map[i]], &in->dims[i]))
-            return dim_mismatch(rule, 0, 1, (int)map[i], &in->dims[i], &tg->dims[map[i]],
-                                "nGraph 2020 wants them equal (a 1 does not stretch)", nm, err);
+        const bc_pdim *d = scalar ? &one : &in->dims[i];
+        const bc_pdim need = allowed_by(d, ov && !scalar);
+        if (!merge_equal(&joint[map[i]], &joint[map[i]], &need))
+            return dim_mismatch(rule, 0, 1, (int)map[i], d, &tg->dims[map[i]],
+                                scalar ? "a scalar's entry must name a 1"
+                                : ov   ? "it must equal it or be 1 (with every input dim mapped "
+                                         "there)"
+                                       : "nGraph 2020 wants them equal (a 1 does not stretch)",
+                                nm, err);
     }
     return BC_OK;
 }
@@ -707,6 +754,125 @@ static bc_error_kind p_explicit_mapping(const bc_pshape *in, const bc_pshape *tg
     return BC_OK;
 }
 
+/* §6.1 pytorch-expand on partial shapes (§14.4): each target -1 at an axis
+ * aligned with the input's becomes the input's dim there, symbol and all
+ * (with an input of unknown rank: ?, since it may be aligned or not); a -1
+ * on a new leading axis, or any other negative dim, is negative-dim; then
+ * broadcast-to on the resolved target, whose result it is. */
+static bc_error_kind p_expand(const bc_pshape *in, const bc_pshape *tg, names *nm, bc_pshape *out,
+                              bc_error *err)
+{
+    const bc_rule rule = BC_RULE_BROADCAST_TO;
+    bc_pshape resolved = *tg;
+    const int lead = in->rank == BC_RANK_DYNAMIC ? 0 : tg->rank - in->rank;
+    for (int t = 0; t < tg->rank; t++) {
+        const bc_pdim *d = &tg->dims[t];
+        if (is_keep(d) && in->rank == BC_RANK_DYNAMIC)
+            resolved.dims[t] = bc_pdim_dynamic();
+        else if (is_keep(d) && t >= lead)
+            resolved.dims[t] = in->dims[t - lead];
+        else if (is_keep(d))
+            return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, 1, -1, t, -1, 0,
+                                "operand 1 has dim -1 at axis %d, a new leading axis: -1 keeps "
+                                "the input's dim, and the input has none there",
+                                t);
+        else if (d->lo < 0)
+            return bc_error_set(err, BC_ERR_NEGATIVE_DIM, rule, 1, -1, t, d->lo, 0,
+                                "operand 1 has dim %lld at axis %d; dims must be >= 0, or -1 "
+                                "to keep the input's",
+                                LL(d->lo), t);
+    }
+    return p_onto(rule, &resolved, 1, in, 0, nm, out, err);
+}
+
+/* An axes_mapping of unknown values (§14.9): whether some mapping of the
+ * input's axes onto the target's passes the dim checks, entries strictly
+ * increasing (`strict`) or not decreasing (the dims of repeated entries
+ * then meet at one target dim).  Each input axis in turn takes the first
+ * target axis it fits, from where the last one went (or the next, if
+ * strict): a later choice leaves the next axes no more room, so this finds
+ * a mapping whenever one exists.  -1 if one does, else the input axis that
+ * fits nowhere. */
+static int unmappable_axis(const bc_pshape *in, const bc_pshape *tg, int strict, int stretch)
+{
+    int j = 0, fresh = 1;
+    bc_pdim at = bc_pdim_dynamic();
+    for (int i = 0; i < in->rank; i++) {
+        const bc_pdim need = allowed_by(&in->dims[i], stretch);
+        for (;;) {
+            if (j >= tg->rank)
+                return i;
+            if (fresh)
+                at = tg->dims[j];
+            if (merge_equal(&at, &at, &need))
+                break;
+            j++;
+            fresh = 1;
+        }
+        fresh = 0;
+        if (strict) {
+            j++;
+            fresh = 1;
+        }
+    }
+    return -1;
+}
+
+/* §14.9 explicit axes-mapping whose values are unknown (naxes: its length,
+ * -1 if unknown too), under the default (§8.2) or openvino-explicit /
+ * ngraph-explicit: rejected only when no mapping of that length passes;
+ * the target as given (R2). */
+static bc_error_kind p_explicit_unknown(const bc_pshape *in, const bc_pshape *tg, int naxes,
+                                        bc_profile profile, names *nm, bc_pshape *out,
+                                        bc_error *err)
+{
+    const bc_rule rule = BC_RULE_EXPLICIT;
+    const int ov = profile == BC_PROFILE_OPENVINO_EXPLICIT,
+              ng = profile == BC_PROFILE_NGRAPH_EXPLICIT, strict = !ov && !ng;
+    const int in_known = in->rank != BC_RANK_DYNAMIC, tg_known = tg->rank != BC_RANK_DYNAMIC;
+    *out = *tg;
+    if (strict && in_known && tg_known && in->rank > tg->rank)
+        return bc_error_set(err, BC_ERR_RANK_TOO_LARGE, rule, 0, 1, -1, in->rank, tg->rank,
+                            "the input has rank %d, more than the target's %d", in->rank, tg->rank);
+    if (in_known && naxes >= 0) {
+        const int rank = ov && in->rank == 0 && naxes > 0 ? 1 : in->rank;
+        if (naxes != rank)
+            return bc_error_set(err, BC_ERR_AXES_COUNT, rule, 0, 1, -1, naxes, rank,
+                                "axes_mapping has %d entries but the input has rank %d; one "
+                                "entry per input axis%s",
+                                naxes, rank, ov ? " (a scalar counts as rank 1)" : "");
+    }
+    if (!tg_known)
+        return BC_OK; /* any mapping fits some target */
+    if (!in_known) {
+        /* the input's rank is the mapping's length (if known), its dims free */
+        if (naxes > 0 && (strict ? naxes > tg->rank : tg->rank == 0))
+            return bc_error_set(err, strict ? BC_ERR_RANK_TOO_LARGE : BC_ERR_AXIS_OUT_OF_RANGE,
+                                rule, 0, 1, -1, naxes, tg->rank,
+                                "axes_mapping has %d entries, one per input axis, and the "
+                                "target's %d axes take no such mapping",
+                                naxes, tg->rank);
+        return BC_OK;
+    }
+    bc_pshape mapped = *in;
+    if (in->rank == 0) {
+        /* openvino-explicit: a scalar with its one entry (a length of 0 passes) */
+        if (!ov || naxes == 0 || naxes == -1)
+            return BC_OK;
+        mapped.rank = 1;
+        mapped.dims[0] = bc_pdim_static(1);
+    }
+    int i = unmappable_axis(&mapped, tg, strict, !ng && in->rank > 0);
+    if (i < 0)
+        return BC_OK;
+    say(nm, &mapped.dims[i], NULL);
+    return bc_error_set(err, BC_ERR_DIM_MISMATCH, rule, 0, 1, -1, mapped.dims[i].lo, tg->rank,
+                        "no axes_mapping of the input's %d axes onto the target's %d fits: "
+                        "input axis %d (%s) finds no target axis %s after those before it",
+                        mapped.rank, tg->rank, i, nm->a,
+                        ng ? "equal to it" : "equal to it, or it 1,");
+}
+
 /* ---- dispatch ---------------------------------------------------------- */
 
 bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, const bc_psymbols *syms,
@@ -718,17 +884,11 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     bc_pshape s[BC_MAX_OPERANDS];
     memcpy(s, shapes, (size_t)n * sizeof *s);
     names nm = {syms, "", ""};
-    if ((k = check_pdims(p->rule, n, s, &nm, err)))
-        return k;
     bc_pshape r;
-    bc_profile profile = bc_params_profile(p);
-    if (profile == BC_PROFILE_DEFAULT)
-        profile = bc_rule_default_profile(p->rule);
-    if (profile == BC_PROFILE_PYTORCH_EXPAND || profile == BC_PROFILE_OPENVINO_EXPLICIT ||
-        profile == BC_PROFILE_NUMPY_EMPTY_FOLD)
-        return bc_error_set(err, BC_ERR_BAD_PARAMS, p->rule, -1, -1, -1, profile, 0,
-                            "partial shapes take no profile %s (RULES.md §14.4)",
-                            bc_profile_name(profile));
+    bc_profile profile = bc_params_resolved_profile(p);
+    const int expand = p->rule == BC_RULE_BROADCAST_TO && profile == BC_PROFILE_PYTORCH_EXPAND;
+    if ((k = check_pdims(p->rule, n, s, expand, &nm, err)))
+        return k;
     switch (p->rule) {
     case BC_RULE_MATMUL: k = p_matmul(&s[0], &s[1], &nm, &r, err); break;
     case BC_RULE_NONE: k = p_none(n, s, &nm, &r, err); break;
@@ -736,7 +896,8 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     case BC_RULE_BIDIRECTIONAL: k = p_numpy(BC_RULE_BIDIRECTIONAL, 2, s, &nm, &r, err); break;
     case BC_RULE_ONNX_UNI: k = p_onto(BC_RULE_ONNX_UNI, &s[0], 0, &s[1], 1, &nm, &r, err); break;
     case BC_RULE_BROADCAST_TO:
-        k = p_onto(BC_RULE_BROADCAST_TO, &s[1], 1, &s[0], 0, &nm, &r, err);
+        k = expand ? p_expand(&s[0], &s[1], &nm, &r, err)
+                   : p_onto(BC_RULE_BROADCAST_TO, &s[1], 1, &s[0], 0, &nm, &r, err);
         break;
     case BC_RULE_PDPD:
         k = profile == BC_PROFILE_PADDLE ? p_pdpd_paddle(&s[0], &s[1], p->axis, &nm, &r, err)
@@ -749,8 +910,11 @@ bc_error_kind bc_pinfer(const bc_params *p, int n, const bc_pshape *shapes, cons
     default:
         k = (p->options & BC_OPT_AXES)
                 ? p_explicit_axes(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err)
-            : profile == BC_PROFILE_NGRAPH_EXPLICIT
-                ? p_explicit_ngraph(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err)
+            : (p->options & BC_OPT_AXES_UNKNOWN)
+                ? p_explicit_unknown(&s[0], &s[1], p->naxes, profile, &nm, &r, err)
+            : profile == BC_PROFILE_OPENVINO_EXPLICIT || profile == BC_PROFILE_NGRAPH_EXPLICIT
+                ? p_explicit_axis_vector(&s[0], &s[1], p->naxes, p->axes,
+                                         profile == BC_PROFILE_OPENVINO_EXPLICIT, &nm, &r, err)
                 : p_explicit_mapping(&s[0], &s[1], p->naxes, p->axes, &nm, &r, err);
         break;
     }

@@ -652,6 +652,7 @@ static const char *option_name(unsigned opt)
     case BC_OPT_AXIS: return "axis";
     case BC_OPT_PROFILE: return "profile";
     case BC_OPT_AXES: return "axes";
+    case BC_OPT_AXES_UNKNOWN: return "axes-mapping of unknown values (partial shapes only)";
     default: return "axes-mapping";
     }
 }

@@ -16,6 +16,8 @@
 
 #define WHY(...) (why && cap ? (void)snprintf(why, cap, __VA_ARGS__) : (void)0)
 
+static const char MAPPING_KEY[] = "axes-mapping=";
+
 /* The next blank-separated word at s: its start, and its length in *len. */
 static const char *word_at(const char *s, size_t *len)
 {
@@ -34,15 +36,43 @@ int bc_vector_line_is_partial(const char *line)
     memcpy(text, line, n);
     text[n] = '\0';
     int partial = 0;
-    for (const char *w = word_at(text, &len); len > 0 && !partial; w = word_at(w + len, &len))
-        if (w[0] == '[') {
-            char save = w[len];
-            ((char *)w)[len] = '\0';
+    for (const char *w = word_at(text, &len); len > 0 && !partial; w = word_at(w + len, &len)) {
+        char save = w[len];
+        ((char *)w)[len] = '\0';
+        if (w[0] == '[')
             partial = bc_pshape_text_is_partial(w);
-            ((char *)w)[len] = save;
-        }
+        else
+            partial = strncmp(w, MAPPING_KEY, strlen(MAPPING_KEY)) == 0 && strpbrk(w, "?.");
+        ((char *)w)[len] = save;
+    }
     free(text);
     return partial;
+}
+
+/* An axes-mapping of unknown values (spec/README.md, RULES.md §14.9):
+ * "?,?,..." (its length known) or "..." (unknown too).  Returns its length
+ * (-1: unknown) and blanks it, in place, into known entries of the same
+ * width ("0,0", "000") for the static parser; -2 if the value is not of
+ * that form, with why. */
+static int unknown_mapping(char *value, int col, char *why, size_t cap)
+{
+    if (strcmp(value, "...") == 0) {
+        memset(value, '0', 3);
+        return -1;
+    }
+    int n = 0;
+    for (char *e = value;; e++) {
+        if (e[0] != '?' || (e[1] != ',' && e[1] != '\0')) {
+            WHY("column %d: axes-mapping: its entries are all known or all '?' (unknown "
+                "values), or it is '...' (unknown length too)",
+                col);
+            return -2;
+        }
+        e[0] = '0';
+        n++;
+        if (*++e == '\0')
+            return n;
+    }
 }
 
 int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
@@ -58,11 +88,25 @@ int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
     memcpy(text, line, n);
     text[n] = '\0';
     memset(v, 0, sizeof *v);
-    int arrow = 0, nshapes = 0, expected = 0, first_partial = 0;
+    int arrow = 0, nshapes = 0, expected = 0, first_partial = 0, unknown_entries = 0;
     for (char *w = (char *)word_at(text, &len); len > 0; w = (char *)word_at(w + len, &len)) {
         const int col = (int)(w - text) + 1;
         if (len == 2 && memcmp(w, "->", 2) == 0) {
             arrow = 1;
+            continue;
+        }
+        const size_t klen = strlen(MAPPING_KEY);
+        if (!arrow && len > klen && strncmp(w, MAPPING_KEY, klen) == 0 &&
+            (memchr(w + klen, '?', len - klen) || memchr(w + klen, '.', len - klen))) {
+            char save = w[len];
+            w[len] = '\0';
+            int count = unknown_mapping(w + klen, col, why, cap);
+            w[len] = save;
+            if (count == -2)
+                goto done;
+            unknown_entries = count == -1 ? -1 : count;
+            first_partial = first_partial ? first_partial : col;
+            v->params.options |= BC_OPT_AXES_UNKNOWN; /* kept below */
             continue;
         }
         if (w[0] != '[')
@@ -108,7 +152,21 @@ int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)
         result = -1;
         goto done;
     }
-    v->params = plain->params;
+    {
+        const unsigned unknown = v->params.options & BC_OPT_AXES_UNKNOWN;
+        if (unknown && (plain->params.options & BC_OPT_AXES)) {
+            /* they share one list: the unknown entries would stand for both */
+            WHY("column %d: an axes-mapping of unknown values takes no axes option beside it",
+                first_partial);
+            result = -1;
+            goto done;
+        }
+        v->params = plain->params;
+        if (unknown) {
+            v->params.options |= BC_OPT_AXES_UNKNOWN;
+            v->params.naxes = unknown_entries;
+        }
+    }
     v->nshapes = plain->nshapes;
     v->expect = plain->expect;
     v->expect_kind = plain->expect_kind;

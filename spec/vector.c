@@ -419,8 +419,17 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
         if (!(p->options & list_opts[k]))
             continue;
         PUT(" %s=", list_keys[k]);
+        const int unknown =
+            list_opts[k] == BC_OPT_AXES_MAPPING && (p->options & BC_OPT_AXES_UNKNOWN);
+        if (unknown && p->naxes < 0) {
+            PUT("..."); /* unknown values of unknown length (RULES.md §14.9) */
+            continue;
+        }
         for (int i = 0; i < p->naxes; i++)
-            PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
+            if (unknown)
+                PUT("%s?", i ? "," : "");
+            else
+                PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
     }
     const bc_value_case *val = &v->value;
     if (val->present) {

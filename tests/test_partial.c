@@ -124,6 +124,59 @@ static void test_vector_lines(void **state)
     free(v);
 }
 
+/* An axes-mapping of unknown values (RULES.md §14.9): written ?,? or ...,
+ * a partial line whatever its shapes, round trip, and no mixing. */
+static void test_unknown_mapping_lines(void **state)
+{
+    (void)state;
+    bc_pvector *v = malloc(sizeof *v);
+    char why[512], buf[1024];
+    assert_non_null(v);
+    assert_true(bc_vector_line_is_partial("explicit axes-mapping=?,? [2,3] [2,4,3] -> [2,4,3]"));
+    assert_true(bc_vector_line_is_partial("explicit axes-mapping=... [2] [2] -> [2]"));
+    assert_false(bc_vector_line_is_partial("explicit axes-mapping=0,1 [2,3] [2,3] -> [2,3]"));
+    assert_int_equal(bc_pvector_parse("explicit axes-mapping=?,? [2,3] [2,4,3] -> [2,4,3]", v, why,
+                                      sizeof why),
+                     1);
+    assert_true(v->params.options & BC_OPT_AXES_UNKNOWN);
+    assert_int_equal(v->params.naxes, 2);
+    bc_pvector_format(v, buf, sizeof buf);
+    assert_string_equal(buf, "explicit axes-mapping=?,? [2,3] [2,4,3] -> [2,4,3]");
+    assert_int_equal(bc_pvector_parse("explicit profile=openvino-explicit axes-mapping=... [] "
+                                      "[2,3] -> error",
+                                      v, why, sizeof why),
+                     1);
+    assert_int_equal(v->params.naxes, -1);
+    bc_pvector_format(v, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "explicit profile=openvino-explicit axes-mapping=... [] [2,3] -> error");
+    bc_error_kind got;
+    bc_pshape shape;
+    bc_error err;
+    assert_false(bc_pvector_check(v, &got, &shape, &err));
+    assert_int_equal(got, BC_OK); /* a mapping of no entry fits: the line's "error" is wrong */
+    v->expect = BC_EXPECT_SHAPE;
+    v->expect_shape = v->shapes[1];
+    assert_true(bc_pvector_check(v, &got, &shape, &err));
+    assert_int_equal(bc_pvector_parse("explicit axes-mapping=?,1 [2,3] [2,3] -> [2,3]", v, why,
+                                      sizeof why),
+                     -1);
+    assert_non_null(strstr(why, "column 10: axes-mapping: its entries are all known or all '?'"));
+    assert_int_equal(bc_pvector_parse("explicit axes=?,? [2] [2,3] -> [2,3]", v, why, sizeof why),
+                     -1);
+    assert_int_equal(bc_pvector_parse("explicit axes=1 axes-mapping=? [2] [2,3] -> error", v, why,
+                                      sizeof why),
+                     -1);
+    assert_non_null(strstr(why, "column 17: an axes-mapping of unknown values takes no axes"));
+    /* the static rule takes no unknown entry: invalid input, not a rejection */
+    bc_params p = bc_params_for(BC_RULE_EXPLICIT);
+    p.options |= BC_OPT_AXES_MAPPING | BC_OPT_AXES_UNKNOWN;
+    p.naxes = 1;
+    bc_shape in = {.rank = 1, .dims = {2}}, tg = {.rank = 1, .dims = {2}}, pair[2] = {in, tg}, out;
+    assert_int_equal(bc_infer(&p, 2, pair, &out, &err), BC_ERR_BAD_PARAMS);
+    free(v);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -159,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_parse_errors_name_the_column),
         cmocka_unit_test(test_vector_lines),
+        cmocka_unit_test(test_unknown_mapping_lines),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

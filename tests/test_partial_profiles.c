@@ -1,7 +1,8 @@
 /*
  * The partial generator draws every rule and profile that has partial
  * inference (spec/RULES.md §14.4): the op-mode profiles openvino-select,
- * ngraph-select, openvino-broadcast and ngraph-explicit, and matmul.  For
+ * ngraph-select, openvino-broadcast and ngraph-explicit, matmul, and the
+ * profiles pytorch-expand, openvino-explicit and numpy-empty-fold.  For
  * each, N generated cases (BC_PARTIAL_PROFILE_CASES, default 3000) per
  * property, partial-soundness and partial-precision, are checked against
  * the reference's own partial inference: none may fail, and precision must
@@ -21,12 +22,24 @@
 
 #include "internal.h"
 
-enum { OV_SELECT, NG_SELECT, OV_BROADCAST, NG_EXPLICIT, MATMUL, TARGETS };
+enum {
+    OV_SELECT,
+    NG_SELECT,
+    OV_BROADCAST,
+    NG_EXPLICIT,
+    MATMUL,
+    EXPAND,
+    OV_EXPLICIT,
+    EMPTY_FOLD,
+    TARGETS
+};
 
-static const char *const target_name[TARGETS] = {"openvino-select", "ngraph-select",
-                                                 "openvino-broadcast", "ngraph-explicit", "matmul"};
-static const bc_rule target_rule[TARGETS] = {BC_RULE_PDPD, BC_RULE_PDPD, BC_RULE_PDPD,
-                                             BC_RULE_EXPLICIT, BC_RULE_MATMUL};
+static const char *const target_name[TARGETS] = {
+    "openvino-select", "ngraph-select",  "openvino-broadcast", "ngraph-explicit",
+    "matmul",          "pytorch-expand", "openvino-explicit",  "numpy-empty-fold"};
+static const bc_rule target_rule[TARGETS] = {BC_RULE_PDPD,     BC_RULE_PDPD,   BC_RULE_PDPD,
+                                             BC_RULE_EXPLICIT, BC_RULE_MATMUL, BC_RULE_BROADCAST_TO,
+                                             BC_RULE_EXPLICIT, BC_RULE_NUMPY};
 
 /* Which target a generated case is, or -1. */
 static int target_of(const bc_pvector *c)
@@ -40,6 +53,9 @@ static int target_of(const bc_pvector *c)
     case BC_PROFILE_NGRAPH_SELECT: return NG_SELECT;
     case BC_PROFILE_OPENVINO_BROADCAST: return OV_BROADCAST;
     case BC_PROFILE_NGRAPH_EXPLICIT: return NG_EXPLICIT;
+    case BC_PROFILE_PYTORCH_EXPAND: return EXPAND;
+    case BC_PROFILE_OPENVINO_EXPLICIT: return OV_EXPLICIT;
+    case BC_PROFILE_NUMPY_EMPTY_FOLD: return EMPTY_FOLD;
     default: return -1;
     }
 }

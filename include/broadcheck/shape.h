@@ -75,7 +75,11 @@ enum {
     BC_OPT_AXIS = 1u << 0,
     BC_OPT_PROFILE = 1u << 1,
     BC_OPT_AXES = 1u << 2,
-    BC_OPT_AXES_MAPPING = 1u << 3
+    BC_OPT_AXES_MAPPING = 1u << 3,
+    /* with BC_OPT_AXES_MAPPING, partial shapes only (RULES.md §14.9): the
+     * mapping's values are unknown, naxes is its length, or -1 if that is
+     * unknown too; axes[] is unused */
+    BC_OPT_AXES_UNKNOWN = 1u << 4
 };
 
 typedef struct bc_params {
