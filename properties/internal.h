@@ -273,8 +273,8 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
 
 /* The partial properties (bc_property_info.partial): their cases, checks
  * and shrinking, by property index (property.c). */
-void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, bc_prng *r,
-                      bc_pvector *c);
+void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, unsigned profiles,
+                      bc_prng *r, bc_pvector *c);
 bc_check bc_pproperty_check(int property, bc_check_ctx *ctx, const bc_pvector *c, char *detail,
                             size_t cap);
 int bc_pproperty_shrink(int property, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
@@ -289,8 +289,11 @@ typedef enum bc_partial_mode {
 
 /* Generates a partial case for `mode` on `rule` from r: a static case whose
  * dims are forgotten (?), widened (LO..HI) and named (symbols), as far as
- * caps (BC_PARTIAL_*) lets the SUT take them. */
-void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c);
+ * caps (BC_PARTIAL_*) lets the SUT take them; profiles (bits of bc_profile)
+ * are those the SUT declares: pytorch-expand, openvino-explicit and
+ * numpy-empty-fold are drawn only when declared. */
+void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles,
+                  bc_partial_mode mode, bc_pvector *c);
 bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvector *c,
                           char *detail, size_t cap);
 void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],

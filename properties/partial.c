@@ -849,7 +849,7 @@ static void pgen_expand(bc_prng *r, bc_pvector *c)
  * now and then with what only the profile takes: an entry repeated (its
  * input dim 1, or the target's dim there), or a scalar input with one
  * entry (naming a 1, or not). */
-static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c)
+static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c, int static_only)
 {
     bc_pshape *in = &c->shapes[0], *tg = &c->shapes[1];
     bc_params *p = &c->params;
@@ -865,6 +865,8 @@ static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c)
             in->dims[i] = bc_pdim_static(1);
         else if (how == 1 && tg->rank != BC_RANK_DYNAMIC && at >= 0 && at < tg->rank)
             in->dims[i] = tg->dims[at];
+        else if (static_only) /* partial-static-agrees: every dim static */
+            in->dims[i] = bc_pdim_static(bc_prng_range(r, 2, 6));
         else /* a dim of its own: the target dim may fit it and entry i-1's alone, not both */
             in->dims[i] = widen(r, (int64_t)bc_prng_range(r, 2, 6));
     } else if (pick < 45 && tg->rank > 0) {
@@ -876,16 +878,26 @@ static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c)
     }
 }
 
-static void pgen_last_profiles(bc_prng *r, bc_pvector *c)
+/* static_only: the case must stay static (partial-static-agrees).  A
+ * profile is drawn only for a SUT that declares it (profiles: its bits), as
+ * the shape generator does numpy-empty-fold: another SUT's cases are the
+ * ones it got before these profiles took partial shapes, none of them spent
+ * on a question it refuses. */
+static void pgen_last_profiles(bc_prng *r, bc_pvector *c, int static_only, unsigned profiles)
 {
     const bc_params *p = &c->params;
+    const int expand = (profiles >> BC_PROFILE_PYTORCH_EXPAND) & 1u,
+              ov_explicit = (profiles >> BC_PROFILE_OPENVINO_EXPLICIT) & 1u,
+              empty_fold = (profiles >> BC_PROFILE_NUMPY_EMPTY_FOLD) & 1u;
     if (p->rule == BC_RULE_BROADCAST_TO && c->nshapes == 2 && !(p->options & BC_OPT_PROFILE) &&
-        bc_prng_percent(r, 15))
+        expand && bc_prng_percent(r, 15))
         pgen_expand(r, c);
     else if (p->rule == BC_RULE_EXPLICIT && c->nshapes == 2 && (p->options & BC_OPT_AXES_MAPPING) &&
-             !(p->options & (BC_OPT_AXES | BC_OPT_PROFILE)) && bc_prng_percent(r, 30))
-        pgen_openvino_explicit(r, c);
-    else if (p->rule == BC_RULE_NUMPY && !(p->options & BC_OPT_PROFILE) && bc_prng_percent(r, 10)) {
+             !(p->options & (BC_OPT_AXES | BC_OPT_PROFILE)) && ov_explicit &&
+             bc_prng_percent(r, 30))
+        pgen_openvino_explicit(r, c, static_only);
+    else if (p->rule == BC_RULE_NUMPY && !(p->options & BC_OPT_PROFILE) && empty_fold &&
+             bc_prng_percent(r, 10)) {
         /* numpy-empty-fold (RULES.md §3.1): the same answers, and [] of no shape */
         c->params.options |= BC_OPT_PROFILE;
         c->params.profile = BC_PROFILE_NUMPY_EMPTY_FOLD;
@@ -894,7 +906,8 @@ static void pgen_last_profiles(bc_prng *r, bc_pvector *c)
     }
 }
 
-void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode, bc_pvector *c)
+void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles,
+                  bc_partial_mode mode, bc_pvector *c)
 {
     bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
     /* the op-mode profiles (RULES.md §5.4 to §5.6, §8.4) take partial shapes too (§14.4) */
@@ -910,7 +923,7 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
     for (int i = 0; i < v.nshapes; i++)
         c->shapes[i] = bc_pshape_from_shape(&v.shapes[i]);
     if (mode == BC_PMODE_STATIC) {
-        pgen_last_profiles(r, c);
+        pgen_last_profiles(r, c, 1, profiles);
         return;
     }
     /* symbols: one per (place, value), sometimes per value alone (R1) */
@@ -969,7 +982,7 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, bc_partial_mode mode,
     /* The profiles drawn last, so that a case of any other rule, and one
      * that does not take them, is the case it was before they took partial
      * shapes (RULES.md §14.4) */
-    pgen_last_profiles(r, c);
+    pgen_last_profiles(r, c, 0, profiles);
 }
 
 /* ---- coverage ---------------------------------------------------------------- */

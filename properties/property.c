@@ -200,9 +200,10 @@ static bc_partial_mode partial_mode(int property)
     }
 }
 
-void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, bc_prng *r, bc_pvector *c)
+void bc_pproperty_gen(int property, bc_rule rule, unsigned partial_caps, unsigned profiles,
+                      bc_prng *r, bc_pvector *c)
 {
-    bc_pgen_case(r, rule, partial_caps, partial_mode(property), c);
+    bc_pgen_case(r, rule, partial_caps, profiles, partial_mode(property), c);
 }
 
 bc_check bc_pproperty_check(int property, bc_check_ctx *ctx, const bc_pvector *c, char *detail,

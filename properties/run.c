@@ -231,7 +231,7 @@ static void case_free(run_case *c)
 static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, run_case *c)
 {
     if (is_partial(property))
-        bc_pproperty_gen(property, rule, run->partial_caps, g, c->pv);
+        bc_pproperty_gen(property, rule, run->partial_caps, run->caps.profiles, g, c->pv);
     else
         bc_property_gen_tier(property, rule, &run->caps, &run->config->semantics,
                              run->config->value_tier, g, c->v);

@@ -88,7 +88,7 @@ static void each_target_sound_and_precise(void **state)
             bc_prng_init(&r, 1, 0x7a11 + (uint64_t)t, (uint64_t)m);
             /* a profile is a share of its rule's cases: 100 draws per case is plenty */
             for (int64_t draws = 0; n[t] < want && draws < 100 * want; draws++) {
-                bc_pgen_case(&r, target_rule[t], caps, modes[m], c);
+                bc_pgen_case(&r, target_rule[t], caps, ~0u, modes[m], c);
                 if (target_of(c) != t)
                     continue;
                 n[t]++;
