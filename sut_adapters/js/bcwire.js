@@ -172,7 +172,7 @@ function readEvalQuestion(payload) {
   const outDtype = DTYPES[r.u32('out_dtype')];
   const outCapacity = r.i64('out_capacity');
   const ninputs = r.u32('ninputs');
-  if (ninputs > 72) throw new Error(`bad question from the harness: ${ninputs} inputs`);
+  if (ninputs > MAX_OPERANDS) throw new Error(`bad question from the harness: ${ninputs} inputs`);
   const inputs = [];
   for (let i = 0; i < ninputs; i++) inputs.push(readTensor(r));
   r.end();
