@@ -867,8 +867,19 @@ static void pgen_openvino_explicit(bc_prng *r, bc_pvector *c, int static_only)
             in->dims[i] = tg->dims[at];
         else if (static_only) /* partial-static-agrees: every dim static */
             in->dims[i] = bc_pdim_static(bc_prng_range(r, 2, 6));
-        else /* a dim of its own: the target dim may fit it and entry i-1's alone, not both */
+        else { /* a dim of its own: the target dim may fit it and entry i-1's alone, not both */
             in->dims[i] = widen(r, (int64_t)bc_prng_range(r, 2, 6));
+            /* Half the time the target dim spans both entries' dims, so that
+             * each fits it alone and only the two together decide (§14.4 D9):
+             * the case that tells a joint check from one entry at a time,
+             * which drawn target dims reach once in thousands of cases. */
+            if (tg->rank != BC_RANK_DYNAMIC && at >= 0 && at < tg->rank && bc_prng_percent(r, 50)) {
+                const bc_pdim *a = &in->dims[i - 1], *b = &in->dims[i];
+                bc_pdim span = {.lo = a->lo < b->lo ? a->lo : b->lo,
+                                .hi = a->hi > b->hi ? a->hi : b->hi};
+                tg->dims[at] = span;
+            }
+        }
     } else if (pick < 45 && tg->rank > 0) {
         in->rank = 0;
         p->naxes = 1;

@@ -21,8 +21,6 @@
 
 /* 1: runs check every case of a failing cell too (--whole-cells). */
 static int whole_cells;
-/* > 0: the partial cases per cell, instead of a quarter of the shape cases */
-static int64_t partial_cases_override;
 
 static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int shard, int shards,
                                const char *corpus)
@@ -32,8 +30,7 @@ static bc_run_result *run_with(const bc_sut *sut, int64_t cases, int jobs, int s
     cfg.sut = sut;
     cfg.cases = cases;
     cfg.value_cases = cases / 4 > 0 ? cases / 4 : 1; /* value cases cost more */
-    cfg.partial_cases = partial_cases_override > 0 ? partial_cases_override
-                                                   : cfg.value_cases; /* so do partial cases */
+    cfg.partial_cases = cfg.value_cases; /* so do partial cases */
     cfg.jobs = jobs;
     cfg.shard_index = shard;
     cfg.shard_count = shards;
@@ -157,13 +154,7 @@ static int64_t mutant_cases(void)
  * it and the medium tier's value cells (200 cases each) must kill it. */
 static bc_run_result *run_mutant(const bc_sut *sut)
 {
-    /* A partial-shape mutant gets the default run's 5,000 partial cases
-     * even when $BC_MUTANT_CASES is lower: partial-explicit-repeats-alone
-     * dies at case 3,276 of its cell (docs/MUTANTS.md), and the sanitizer
-     * build's 1,250 missed it. */
-    partial_cases_override = strncmp(sut->name, "mutant:partial-", 15) == 0 ? 5000 : 0;
     bc_run_result *r = run_with(sut, mutant_cases(), 2, 0, 1, NULL);
-    partial_cases_override = 0;
     if (bc_builtin_sut_tier(sut) != BC_TIER_MEDIUM)
         return r;
     if (r->nfailures != 0)
