@@ -1035,6 +1035,32 @@ static void test_value_cases_follow_the_caps(void **state)
     free(v);
 }
 
+/* What n numpy cases of one property's generator hold (stream: the PRNG
+ * cell, case i its index), for the tests below. */
+typedef struct operand_counts {
+    int past_64; /* cases of more than 64 operands */
+    int most;    /* the most operands of a case */
+    int none;    /* cases of no operand */
+    int folded;  /* cases under numpy-empty-fold */
+} operand_counts;
+
+static operand_counts count_operands(int property, const bc_sut_value_caps *caps,
+                                     bc_value_tier tier, uint64_t stream, int n, bc_vector *v)
+{
+    operand_counts c = {0, 0, 0, 0};
+    for (uint64_t i = 0; i < (uint64_t)n; i++) {
+        bc_prng r;
+        bc_prng_init(&r, 5, stream, i);
+        bc_property_gen_tier(property, BC_RULE_NUMPY, caps, NULL, tier, &r, v);
+        c.past_64 += v->nshapes > 64;
+        c.most = v->nshapes > c.most ? v->nshapes : c.most;
+        c.none += v->nshapes == 0;
+        c.folded += (v->params.options & BC_OPT_PROFILE) &&
+                    v->params.profile == BC_PROFILE_NUMPY_EMPTY_FOLD;
+    }
+    return c;
+}
+
 /* Shape cases of numpy pass 64 operands only for a SUT that takes more, up
  * to its limit (RULES.md §9.5), and have numpy-empty-fold's no shape only
  * for a SUT that declares the profile (§3.1): an older worker (protocol 3,
@@ -1052,29 +1078,19 @@ static void test_shape_cases_past_64_follow_the_caps(void **state)
     for (size_t k = 0; k < sizeof caps_list / sizeof caps_list[0]; k++) {
         bc_sut_value_caps caps = {~0u, ~0u, ~0u, 64, caps_list[k].max_operands,
                                   caps_list[k].profiles};
-        int past = 0, top = 0, none = 0, folded = 0;
-        for (uint64_t i = 0; i < 20000; i++) {
-            bc_prng r;
-            bc_prng_init(&r, 5, 0x52, i);
-            bc_property_gen(p, BC_RULE_NUMPY, &caps, NULL, &r, v);
-            past += v->nshapes > 64;
-            top = v->nshapes > top ? v->nshapes : top;
-            none += v->nshapes == 0;
-            folded += (v->params.options & BC_OPT_PROFILE) &&
-                      v->params.profile == BC_PROFILE_NUMPY_EMPTY_FOLD;
-        }
-        assert_true(top <= caps.max_operands);
+        operand_counts c = count_operands(p, &caps, BC_TIER_SMALL, 0x52, 20000, v);
+        assert_true(c.most <= caps.max_operands);
         if (caps.max_operands > 64) {
-            assert_true(past > 20000 / 200); /* about 1 % */
-            assert_int_equal(top, caps.max_operands);
+            assert_true(c.past_64 > 20000 / 200); /* about 1 % */
+            assert_int_equal(c.most, caps.max_operands);
         } else {
-            assert_int_equal(past, 0);
+            assert_int_equal(c.past_64, 0);
         }
         if ((caps.profiles >> BC_PROFILE_NUMPY_EMPTY_FOLD) & 1u) {
-            assert_true(none > 20000 / 40 && folded > none); /* 5 % and 10 % */
+            assert_true(c.none > 20000 / 40 && c.folded > c.none); /* 5 % and 10 % */
         } else {
-            assert_int_equal(none, 0);
-            assert_int_equal(folded, 0);
+            assert_int_equal(c.none, 0);
+            assert_int_equal(c.folded, 0);
         }
     }
     free(v);
@@ -1093,28 +1109,17 @@ static void test_value_cases_past_64_follow_the_caps(void **state)
     const int limits[] = {64, 72, 128};
     for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
         bc_sut_value_caps caps = {~0u, ~0u, ~0u, 64, limits[k], 0};
-        int past = 0, top = 0, past_medium = 0;
-        for (uint64_t i = 0; i < 40000; i++) {
-            bc_prng r;
-            bc_prng_init(&r, 5, 0x56, i);
-            bc_property_gen(p, BC_RULE_NUMPY, &caps, NULL, &r, v);
-            past += v->nshapes > 64;
-            top = v->nshapes > top ? v->nshapes : top;
-            if (i < 4000) {
-                bc_prng_init(&r, 5, 0x57, i);
-                bc_property_gen_tier(p, BC_RULE_NUMPY, &caps, NULL, BC_TIER_MEDIUM, &r, v);
-                past_medium += v->nshapes > 8;
-            }
-        }
-        assert_true(top <= limits[k]);
-        assert_int_equal(past_medium, 0);
+        operand_counts small = count_operands(p, &caps, BC_TIER_SMALL, 0x56, 40000, v);
+        operand_counts medium = count_operands(p, &caps, BC_TIER_MEDIUM, 0x57, 4000, v);
+        assert_true(small.most <= limits[k]);
+        assert_true(medium.most <= 8);
         if (limits[k] > 64) {
-            assert_true(past > 10);
+            assert_true(small.past_64 > 10);
         } else {
-            assert_int_equal(past, 0);
+            assert_int_equal(small.past_64, 0);
         }
-        printf("value cases, SUT limit %d: %d of 40000 past 64, at most %d\n", limits[k], past,
-               top);
+        printf("value cases, SUT limit %d: %d of 40000 past 64, at most %d\n", limits[k],
+               small.past_64, small.most);
     }
     free(v);
 }
