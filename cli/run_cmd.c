@@ -124,7 +124,9 @@ static const char replay_usage[] =
     "under one property, exactly as 'broadcheck run' did. 'run' prints this line\n"
     "for every failure it shrinks.  --manifest: the value semantics the SUT\n"
     "declares (docs/MANIFEST.md) are what the reference computes; a shipped\n"
-    "adapter (--sut numpy) reads its own manifest unless one is given.\n"
+    "adapter (--sut numpy) reads its own manifest unless one is given; a failure\n"
+    "that one of its known divergences explains (as 'run' would count it) is\n"
+    "named on the next line, 'known divergence ID of FILE (class ...)'.\n"
     "--value-tier and --max-bytes, as 'run' took them (its replay lines repeat\n"
     "them): a case needing more memory than --max-bytes (default 1G) is not\n"
     "examined (exit 2); the huge tier needs --max-bytes of at least 5G.\n"
@@ -672,26 +674,46 @@ int bc_cmd_run(int argc, char **argv)
     return status;
 }
 
-/* The value semantics a replay computes: those of the manifest given, or
- * of a shipped adapter's own; the reference's where there is neither. */
-static int read_semantics(const char *sut_name, const char *manifest_path, bc_semantics *out,
-                          const char *cmd)
+/* The manifest a replay reads: the one given, or a shipped adapter's own;
+ * *out stays NULL where there is neither (the reference's semantics, no
+ * known divergence).  0, or -1 (said on stderr). */
+static int read_replay_manifest(const char *sut_name, const char *manifest_path, bc_manifest **out,
+                                char *path_out, size_t path_cap)
 {
     char why[1024], named_spec[4200], named_manifest[4096];
+    *out = NULL;
     if (!manifest_path && !bc_sut_spec_is_external(sut_name) &&
         bc_named_sut_resolve(sut_name, named_spec, sizeof named_spec, named_manifest,
                              sizeof named_manifest, why, sizeof why) == 0)
         manifest_path = named_manifest;
     if (!manifest_path)
         return 0;
-    bc_manifest *m = bc_manifest_load(manifest_path, why, sizeof why);
-    if (!m) {
-        fprintf(stderr, "%s: --manifest: %s\n", cmd, why);
+    if (!(*out = bc_manifest_load(manifest_path, why, sizeof why))) {
+        fprintf(stderr, "broadcheck replay: --manifest: %s\n", why);
         return -1;
     }
-    *out = *bc_manifest_semantics(m);
-    bc_manifest_free(m);
+    snprintf(path_out, path_cap, "%s", manifest_path);
     return 0;
+}
+
+/* After a failing replay: the known divergence of the manifest that
+ * explains it, as a run would count it, so that whoever replays a line
+ * from a certification page sees it is the declared one. */
+static void say_known(const bc_manifest *m, const char *manifest_path, int property,
+                      const char *line, const char *detail)
+{
+    int n;
+    const bc_known_divergence *entries = m ? bc_manifest_known(m, &n) : NULL;
+    int k = entries ? bc_known_find(entries, n, property, line, detail) : -1;
+    if (k < 0)
+        return;
+    const bc_known_divergence *e = &entries[k];
+    printf("known divergence '%s' of %s (class %c: %s): %s%s%s\n", e->id, manifest_path,
+           e->klass,
+           e->klass == 'a'   ? "a bug of the SUT"
+           : e->klass == 'b' ? "a declared limit"
+                             : "a legitimate variant of the rule",
+           e->note, e->link && e->link[0] ? " " : "", e->link ? e->link : "");
 }
 
 int bc_cmd_replay(int argc, char **argv)
@@ -746,21 +768,29 @@ int bc_cmd_replay(int argc, char **argv)
         fprintf(stderr, "broadcheck replay: --property: unknown property '%s'\n", property);
         return BC_EXIT_USAGE;
     }
-    char why[1024];
+    char why[1024], known_path[4096] = "";
+    bc_manifest *manifest;
+    if (read_replay_manifest(sut_name, manifest_path, &manifest, known_path, sizeof known_path) !=
+        0)
+        return BC_EXIT_USAGE;
     bc_semantics semantics = {0};
-    if (read_semantics(sut_name, manifest_path, &semantics, "broadcheck replay") != 0)
-        return BC_EXIT_USAGE;
+    if (manifest)
+        semantics = *bc_manifest_semantics(manifest);
     const bc_sut *sut = find_sut(sut_name, &sut_opts);
-    if (!sut)
+    if (!sut) {
+        bc_manifest_free(manifest);
         return BC_EXIT_USAGE;
+    }
     if (bc_value_tier_refusal(tier, max_bytes, question_limit(sut), why, sizeof why) != 0) {
         fprintf(stderr, "broadcheck replay: --value-tier %s: %s\n", bc_value_tier_name(tier), why);
         bc_sut_close(sut);
+        bc_manifest_free(manifest);
         return BC_EXIT_USAGE;
     }
     bc_vector *v = malloc(sizeof *v);
     if (!v) {
         bc_sut_close(sut);
+        bc_manifest_free(manifest);
         return BC_EXIT_USAGE;
     }
     int status = BC_EXIT_USAGE;
@@ -788,6 +818,7 @@ int bc_cmd_replay(int argc, char **argv)
             status = BC_EXIT_OK;
         } else if (r == 1) {
             printf("FAIL %s on %s: %s\n", property, sut->name, why);
+            say_known(manifest, known_path, p, text, why);
             status = BC_EXIT_FAIL;
         } else {
             fprintf(stderr, "broadcheck replay: %s\n", why);
@@ -797,6 +828,7 @@ int bc_cmd_replay(int argc, char **argv)
     free(pv);
     free(with_arrow);
     bc_sut_close(sut);
+    bc_manifest_free(manifest);
     return status;
 }
 

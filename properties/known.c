@@ -216,6 +216,31 @@ int bc_known_match(bc_run_result *res)
     return 0;
 }
 
+int bc_known_find(const bc_known_divergence *entries, int n, int property, const char *line,
+                  const char *detail)
+{
+    /* the run's own matching, on a run result holding only the entries and
+     * this one failure, so that replay and run can never disagree */
+    bc_run_result *res = calloc(1, sizeof *res);
+    if (!res)
+        return -1;
+    bc_failure failure = {.property = property, .original = (char *)line,
+                          .minimal = (char *)line, .known = -1};
+    snprintf(failure.first_detail, sizeof failure.first_detail, "%s", detail ? detail : "");
+    int found = -1;
+    if (bc_known_copy(res, entries, n) == 0) {
+        res->failures = &failure;
+        res->nfailures = 1;
+        if (bc_known_match(res) == 0)
+            found = failure.known;
+        res->failures = NULL;
+        res->nfailures = 0;
+    }
+    bc_known_free(res);
+    free(res);
+    return found;
+}
+
 int bc_known_reach(const bc_run_result *res, int property, const char *line, const char *detail)
 {
     int count;

@@ -190,6 +190,22 @@ expect 1 'verdict: DIVERGES: 1 new failure' -- "${run[@]}" --sut mutant:zero-wil
   --manifest "$tmp/narrow-reach.json"
 grep -Eq 'minimal: .*-> error:dim-mismatch' "$tmp/out" || fail "the narrow reach's failure is shown"
 
+# broadcheck replay names the known divergence that explains its failure, as
+# the run counts it (its own case, else a reach holding the case and what it
+# showed), and still exits 1; one the manifest does not explain is not named.
+replay=(replay --sut mutant:zero-wildcard --property shape-differential)
+expect 1 "^known divergence 'zero-pairs-with-any' of .*/known.json \(class a: a bug of the SUT\): a 0 dim pairs with any dim https://github.com/PaddlePaddle/Paddle/issues/37077$" -- \
+  "${replay[@]}" --manifest "$tmp/known.json" 'numpy [0] [2]'
+expect 1 '^FAIL shape-differential' -- "${replay[@]}" --manifest "$tmp/known.json" 'numpy [0] [3]'
+grep -q 'known divergence' "$tmp/out" && fail "replay names an entry whose case it is not"
+expect 1 '^FAIL shape-differential' -- "${replay[@]}" --manifest "$tmp/empty.json" 'numpy [0] [2]'
+grep -q 'known divergence' "$tmp/out" && fail "replay names a known divergence with none declared"
+expect 1 "^known divergence 'zero' of .*/reach-detail.json" -- "${replay[@]}" \
+  --manifest "$tmp/reach-detail.json" 'numpy [0] [5]'
+expect 1 '^FAIL shape-differential' -- "${replay[@]}" --manifest "$tmp/narrow-reach.json" 'numpy [0] [3]'
+grep -q 'known divergence' "$tmp/out" && fail "replay names a reach whose detail the failure is not"
+expect 0 '^PASS shape-differential' -- "${replay[@]}" --manifest "$tmp/known.json" 'numpy [2] [2]'
+
 # A replay whose question goes unanswered confirms nothing: a SUT that never
 # answers broadcast-to questions leaves the entry "not confirmed", never XFAIL
 # (it was XFAIL: the timeout counted as the declared failure).

@@ -121,6 +121,13 @@ const char *bc_known_status_name(bc_known_status s); /* "not-checked", "xfail", 
  * back without its expectation.  0, or -1 with why (a syntax error). */
 int bc_case_key(const char *line, char *buf, size_t cap, char *why, size_t why_cap);
 
+/* Which of entries (a manifest's, n of them) explains a failure of property
+ * on case line, whose check showed detail, as a run counts it: the entry
+ * whose own case it is, else the first whose reach takes it.  Its index,
+ * or -1 (none explains it, or out of memory). */
+int bc_known_find(const bc_known_divergence *entries, int n, int property, const char *line,
+                  const char *detail);
+
 /* ---- running ---------------------------------------------------------- */
 
 /* Where a run is, as it goes: what a progress line shows (progress.h). */
