@@ -7,7 +7,8 @@
 #   scripts/update-certifications.sh [--time SECONDS] [--no-setup] [--build DIR]
 #   scripts/update-certifications.sh --from DIR [--build DIR]
 #       (the JSON reports of a certify-libraries.sh run already made, in DIR)
-# Exit codes: 0 updated; 2 a certification or the summary failed.
+# Exit codes: 0 updated; 2 a certification or the summary failed, or no
+# report was made (nothing is changed then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/default
@@ -17,19 +18,29 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="${2:?--build needs a directory}"; args+=(--build "$2"); shift 2 ;;
     --from) from="${2:?--from needs a directory}"; shift 2 ;;
+    -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+shopt -s nullglob
 if [ -n "$from" ]; then
-  cp "$from"/*.json "$out"/
+  from_reports=("$from"/*.json)
+  [ ${#from_reports[@]} = 0 ] || cp "${from_reports[@]}" "$out"/
 else
   scripts/certify-libraries.sh --out "$out" "${args[@]}"
 fi
+# A library not rerun keeps its stored report: only the reports made are
+# copied (this removed every stored report first, so that rerunning one
+# library, or a run that made none, lost the other sixteen).
+made=("$out"/*.json)
+if [ ${#made[@]} = 0 ]; then
+  echo "update-certifications: no JSON report in ${from:-the output of certify-libraries.sh}; nothing changed" >&2
+  exit 2
+fi
 mkdir -p docs/certifications/reports
-rm -f docs/certifications/reports/*.json
-cp "$out"/*.json docs/certifications/reports/
+cp "${made[@]}" docs/certifications/reports/
 "$build/broadcheck" summarize --title "Certifications of real libraries" \
   --markdown "$out/table.md" docs/certifications/reports/*.json || [ $? = 1 ]
 # The generated table replaces the section between the markers; the text
