@@ -51,11 +51,13 @@ bc_js_certify(tfjs.certify ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT}
 # ---- ONNX Runtime (docs/certifications/onnxruntime.md): O1 to O3 in the manifest ----
 bc_js_certify(ort.certify ${BC_ORT_PACKAGES} ${BC_ORT_SUT} none,numpy,onnx-uni,bidirectional
               ort.manifest.json)
-# MatMul (RULES.md §15), the node build only: its shape properties.  Not
-# matmul-values: O6 (an unwritten output, onnxruntime.md) shows or not
-# with whatever memory malloc hands back, so its known case may XPASS.
+# MatMul (RULES.md §15), the node build only, values included: O6 (an
+# unwritten output, onnxruntime.md) shows on every run since the worker
+# runs each value question again into a 0xA5-filled output; before, it
+# showed only with dirty memory from malloc, and its known case could XPASS.
 bc_js_test(ort.matmul.certify pass ${BC_ORT_PACKAGES} $<TARGET_FILE:broadcheck> run --sut ${BC_ORT_SUT}
-           --rule matmul --property shape-differential,matmul-batch-is-numpy,matmul-swap-transposes
+           --rule matmul
+           --property shape-differential,matmul-batch-is-numpy,matmul-swap-transposes,matmul-values
            --cases 300 --jobs 2 --quiet --timeout-ms 60000
            --manifest ${BC_JS_DIR}/ort.manifest.json --strict
            --junit ${CMAKE_CURRENT_BINARY_DIR}/adapters-js.ort.matmul.certify.xml)
