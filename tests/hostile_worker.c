@@ -7,8 +7,14 @@
  *   --on RULE       the misbehaviours given after it apply to questions of
  *                   RULE only (before any --on: to every question)
  *   --wrong-rank R  a wrong result shape (one axis more) when the first
- *                   shape has rank R: an ordinary property failure
+ *                   shape has rank R ("any": every rank): an ordinary
+ *                   property failure
  *   --never         never answers (reads and ignores the questions)
+ *   --hang-once FILE  the first question of all its workers (the one that
+ *                   creates FILE, O_EXCL) is never answered; every later
+ *                   one is, by any worker: a SUT slow once, as a correct
+ *                   one is on a saturated machine, keyed on a file, not on
+ *                   a clock
  *   --spin          writes its pid to the --marker file, then spins at
  *                   100 % CPU forever
  *   --double        sends its answer twice, in one write
@@ -50,9 +56,9 @@ typedef struct options {
     int64_t max_elements; /* 0: no limit */
     int refuse_empty;
     int wrong_rank;
-    when wrong, never, spin, dbl, escape, huge, zero_pairs;
+    when wrong, never, spin, dbl, escape, huge, zero_pairs, hang;
     long huge_mb;
-    const char *marker, *log, *slow_restart;
+    const char *marker, *log, *slow_restart, *hang_once;
 } options;
 
 static int applies(when w, const bc_wire_question *q)
@@ -141,9 +147,19 @@ static void zero_pairs_any(const bc_wire_question *q, bc_wire_answer *a)
     a->shape = out;
 }
 
+/* 1 for the first question of all the workers sharing FILE (it creates it). */
+static int first_of_all(const char *file)
+{
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
 static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
 {
-    if (applies(o->never, q))
+    if (applies(o->never, q) || (applies(o->hang, q) && first_of_all(o->hang_once)))
         return;
     if (applies(o->spin, q))
         say_spinning(o->marker);
@@ -169,8 +185,8 @@ static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
             a.kind = BC_ERR_OVERFLOW;
         }
     }
-    if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 && q->shapes[0].rank == o->wrong_rank &&
-        a.shape.rank < BC_MAX_RANK)
+    if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 &&
+        (o->wrong_rank < 0 || q->shapes[0].rank == o->wrong_rank) && a.shape.rank < BC_MAX_RANK)
         a.shape.dims[a.shape.rank++] = 1;
     if (applies(o->zero_pairs, q) && q->n == 2)
         zero_pairs_any(q, &a);
@@ -222,7 +238,7 @@ int main(int argc, char **argv)
             rule = (int)r;
             i++;
         } else if (strcmp(a, "--wrong-rank") == 0 && v) {
-            o.wrong_rank = atoi(v);
+            o.wrong_rank = strcmp(v, "any") == 0 ? -1 : atoi(v);
             o.wrong = (when){1, rule};
             i++;
         } else if (strcmp(a, "--max-elements") == 0 && v) {
@@ -239,6 +255,10 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--log") == 0 && v) {
             o.log = v;
+            i++;
+        } else if (strcmp(a, "--hang-once") == 0 && v) {
+            o.hang_once = v;
+            o.hang = (when){1, rule};
             i++;
         } else if (strcmp(a, "--never") == 0) {
             o.never = (when){1, rule};
