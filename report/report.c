@@ -309,10 +309,10 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
         sb_puts(b, "\n");
     }
     if (r->asked_again > 0) /* a slow machine, or a SUT slow at times: either way not failed */
-        sb_printf(b, "NOTE: %lld question%s got no answer within the time limit and %s "
-                     "answered when asked again with %dx the time (the machine may be busy)\n",
+        sb_printf(b, "NOTE: %lld question%s answered only when asked again, with %dx the time "
+                     "limit (a busy machine?)\n",
                   LL(r->asked_again), r->asked_again == 1 ? "" : "s",
-                  r->asked_again == 1 ? "was" : "were", BC_SUT_RETRY_TIMEOUT_FACTOR);
+                  BC_SUT_RETRY_TIMEOUT_FACTOR);
     if (r->end != BC_RUN_COMPLETE || r->end_detail[0]) {
         sb_printf(b, "%s: ", r->end == BC_RUN_COMPLETE ? "NOTE" : "ENDED EARLY");
         sb_indented(b, r->end_detail[0] ? r->end_detail : bc_run_end_name(r->end), "  ");
