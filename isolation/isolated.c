@@ -12,11 +12,13 @@
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "isolated.h"
@@ -36,6 +38,8 @@ typedef struct isolated {
     bc_spawner *spawner;
     int cancel[2];          /* a byte in it: every question stops (bc_sut_interrupt) */
     atomic_int interrupted; /* set with that byte */
+    atomic_llong deadline_ms; /* CLOCK_MONOTONIC ms after which no question is asked again
+                                 (bc_sut_set_deadline); 0: none */
 } isolated;
 
 /* An answer's payload: its fixed fields, a message, and for a value
@@ -86,6 +90,7 @@ static void answer_with(bc_sut_answer *a, bc_sut_status status, const char *mess
     a->kind = BC_OK;
     a->shape.rank = 0;
     a->fault = BC_SUT_FAULT_NONE;
+    a->asked_again = 0;
     set_message(a, message);
 }
 
@@ -113,17 +118,11 @@ static bc_sut_fault no_worker_fault(bc_proc_fault f)
     return f == BC_PROC_INTERRUPTED ? BC_SUT_FAULT_INTERRUPTED : BC_SUT_FAULT_NO_WORKER;
 }
 
-static void answer_no_worker(bc_sut_answer *a, bc_proc_fault f, const char *message)
-{
-    answer_with(a, BC_SUT_INTERNAL_ERROR, message);
-    a->fault = no_worker_fault(f);
-}
-
 /* ---- the pool --------------------------------------------------------------- */
 
-/* An idle worker fit for a question, or a new one; NULL with why and the
- * fault if none can be had. */
-static bc_proc *acquire(isolated *s, bc_proc_fault *fault, char *why, size_t cap)
+/* An idle worker fit for a question, or a new one started within start_ms;
+ * NULL with why and the fault if none can be had. */
+static bc_proc *acquire(isolated *s, int start_ms, bc_proc_fault *fault, char *why, size_t cap)
 {
     if (atomic_load(&s->interrupted)) {
         *fault = BC_PROC_INTERRUPTED;
@@ -144,7 +143,7 @@ static bc_proc *acquire(isolated *s, bc_proc_fault *fault, char *why, size_t cap
     if (p)
         return p;
     bc_wire_hello hello;
-    p = bc_proc_start(&s->launch, s->start_timeout_ms, &hello, fault, why, cap);
+    p = bc_proc_start(&s->launch, start_ms, &hello, fault, why, cap);
     if (p && (memcmp(&hello.caps, &s->caps, sizeof s->caps) != 0 ||
               hello.protocol != s->protocol || hello.partial != s->partial)) {
         snprintf(why, cap, "a new worker declares other capabilities than the first one did");
@@ -180,40 +179,220 @@ static void put_back(isolated *s, bc_proc *p)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* ---- asking, and asking again ------------------------------------------------- */
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The milliseconds left until the deadline (bc_sut_set_deadline); INT_MAX
+ * without one. */
+static int64_t ms_left(isolated *s)
+{
+    int64_t deadline = atomic_load(&s->deadline_ms);
+    return deadline > 0 ? deadline - monotonic_ms() : INT_MAX;
+}
+
+static int min_ms(int64_t a, int64_t b)
+{
+    int64_t m = a < b ? a : b;
+    return m > INT_MAX ? INT_MAX : (int)m;
+}
+
+/* One question, as any worker is sent it: a shape question (shapes), a
+ * value question (req) or a partial-shape question (pshapes, syms). */
+typedef struct question {
+    const bc_params *params;
+    int n;
+    const bc_shape *shapes;
+    const bc_eval_request *req;
+    const bc_pshape *pshapes;
+    const bc_psymbols *syms;
+    size_t max_answer; /* the longest answer payload it can need */
+} question;
+
+/* What asking came to. */
+typedef enum asked {
+    ASKED,    /* an answer's payload, from worker */
+    NOT_SENT, /* the question cannot be encoded (why): unsupported, nothing sent */
+    FAULTED   /* no answer (fault, why) */
+} asked;
+
+typedef struct outcome {
+    bc_proc *worker;              /* ASKED: to put back, or kill */
+    const unsigned char *payload; /* ASKED: valid until worker's next question */
+    size_t len;
+    bc_sut_fault fault; /* FAULTED */
+    int asked_again;    /* the answer (or fault) is the second ask's */
+    char why[1024];
+} outcome;
+
+/* Encodes q into w's request buffer: 0, or -1 with why (nothing sent). */
+static int encode(isolated *s, const question *q, bc_proc *w, char *why, size_t cap)
+{
+    uint32_t seq;
+    bc_wbuf *b = bc_proc_request(w, &seq);
+    if (q->req)
+        return bc_wire_encode_eval(b, seq, q->req, s->protocol, why, cap);
+    if (q->pshapes)
+        bc_wire_encode_pshape(b, seq, q->params, q->n, q->pshapes, q->syms);
+    else
+        bc_wire_encode_shape(b, seq, q->params, q->n, q->shapes);
+    return 0;
+}
+
+/* A second ask that the deadline left no time for, or cut short: the
+ * question could not be settled before the run's end, so it is not judged
+ * (the run is stopping anyway). */
+static asked out_of_time(outcome *o, const char *first, const char *what)
+{
+    char said[1024];
+    snprintf(said, sizeof said, "%s", what);
+    snprintf(o->why, sizeof o->why, "%.600s; %.400s", first, said);
+    o->fault = BC_SUT_FAULT_INTERRUPTED;
+    return FAULTED;
+}
+
+/* Asks q of a worker; a question that gets no answer within the timeout is
+ * asked once more, of another worker, with BC_SUT_RETRY_TIMEOUT_FACTOR
+ * times the time (within the deadline), and only a second silence is a
+ * timeout.  Crashes and protocol errors are the question's outcome at
+ * once: a worker that died answered, wrongly, and is not given a second
+ * chance (a flaky crash is the runner's to see, as before). */
+static asked ask(isolated *s, const question *q, outcome *o)
+{
+    o->worker = NULL;
+    o->asked_again = 0;
+    bc_proc_fault f = BC_PROC_DIED;
+    bc_proc *w = acquire(s, s->start_timeout_ms, &f, o->why, sizeof o->why);
+    if (!w) {
+        o->fault = no_worker_fault(f);
+        return FAULTED;
+    }
+    if (encode(s, q, w, o->why, sizeof o->why) != 0) {
+        put_back(s, w); /* nothing was sent: the worker is fine */
+        return NOT_SENT;
+    }
+    if (bc_proc_ask(w, s->timeout_ms, q->max_answer, &o->payload, &o->len, o->why,
+                    sizeof o->why) == 0) {
+        o->worker = w;
+        return ASKED;
+    }
+    f = bc_proc_fault_of(w);
+    bc_proc_kill(w);
+    bc_wire_printable(o->why);
+    o->fault = fault_of(f);
+    if (f != BC_PROC_TIMEOUT)
+        return FAULTED;
+
+    char first[1024];
+    snprintf(first, sizeof first, "%s", o->why);
+    if (ms_left(s) <= 0)
+        return out_of_time(o, first, "not asked again: the run's time is up");
+    int start_ms = min_ms(s->start_timeout_ms, ms_left(s));
+    w = acquire(s, start_ms, &f, o->why, sizeof o->why);
+    if (!w) {
+        if (f == BC_PROC_INTERRUPTED) {
+            o->fault = BC_SUT_FAULT_INTERRUPTED;
+            return FAULTED;
+        }
+        if (start_ms < s->start_timeout_ms && ms_left(s) <= 0)
+            return out_of_time(o, first, "not asked again: the run's time is up");
+        /* the first silence stands: it is the SUT's, and nothing else was heard */
+        snprintf(o->why, sizeof o->why, "%.900s; not asked again: no worker could be started",
+                 first);
+        return FAULTED;
+    }
+    const int64_t again_ms = (int64_t)s->timeout_ms * BC_SUT_RETRY_TIMEOUT_FACTOR;
+    int answer_ms = min_ms(again_ms, ms_left(s));
+    if (answer_ms <= 0) {
+        put_back(s, w); /* nothing was sent: the worker is fine */
+        return out_of_time(o, first, "not asked again: the run's time is up");
+    }
+    if (encode(s, q, w, o->why, sizeof o->why) != 0) { /* it did the first time */
+        put_back(s, w);
+        snprintf(o->why, sizeof o->why, "%.900s", first); /* the first silence stands */
+        return FAULTED;
+    }
+    o->asked_again = 1;
+    char second[1024];
+    if (bc_proc_ask(w, answer_ms, q->max_answer, &o->payload, &o->len, second,
+                    sizeof second) == 0) {
+        o->worker = w;
+        return ASKED;
+    }
+    f = bc_proc_fault_of(w);
+    bc_proc_kill(w);
+    bc_wire_printable(second);
+    if (f == BC_PROC_TIMEOUT && answer_ms < again_ms) {
+        char cut[200];
+        snprintf(cut, sizeof cut, "asked again with the %d ms left of the run's time: no answer "
+                                  "either", answer_ms);
+        return out_of_time(o, first, cut);
+    }
+    o->fault = fault_of(f);
+    if (f == BC_PROC_TIMEOUT)
+        snprintf(o->why, sizeof o->why, "%.900s; asked again with %d ms: no answer either", first,
+                 answer_ms);
+    else /* the second ask's outcome, as if it had come first */
+        snprintf(o->why, sizeof o->why, "%.850s (asked again after no answer in %d ms)", second,
+                 s->timeout_ms);
+    return FAULTED;
+}
+
 /* ---- one question ------------------------------------------------------------ */
 
-/* Sends the request encoded in p's buffer and turns the ANSWER into *answer;
- * req is the value question (NULL for a shape question), whose output is
- * checked for length and copied to req->out. */
-static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut_answer *answer)
+/* Asks q (a shape question, or the value question req, whose output is
+ * checked for length and copied to req->out) and turns the ANSWER into
+ * *answer. */
+static void exchange(isolated *s, question *q, bc_sut_answer *answer)
 {
-    const unsigned char *payload;
-    size_t len, max_answer = MAX_SHAPE_ANSWER;
-    char why[1024];
+    const bc_eval_request *req = q->req;
+    q->max_answer = MAX_SHAPE_ANSWER;
     if (req && req->out_capacity > 0)
-        max_answer += (size_t)req->out_capacity * bc_dtype_size(req->out_dtype);
-    if (bc_proc_ask(p, s->timeout_ms, max_answer, &payload, &len, why, sizeof why) != 0) {
-        bc_proc_fault f = bc_proc_fault_of(p);
-        bc_proc_kill(p);
-        answer_fault(answer, f, bc_wire_printable(why));
+        q->max_answer += (size_t)req->out_capacity * bc_dtype_size(req->out_dtype);
+    outcome *o = malloc(sizeof *o);
+    if (!o) {
+        answer_with(answer, BC_SUT_INTERNAL_ERROR, "out of memory asking a question");
+        answer->fault = BC_SUT_FAULT_NO_WORKER; /* not asked */
         return;
     }
+    switch (ask(s, q, o)) {
+    case NOT_SENT:
+        answer_with(answer, BC_SUT_UNSUPPORTED, o->why);
+        free(o);
+        return;
+    case FAULTED:
+        answer_with(answer, BC_SUT_INTERNAL_ERROR, o->why);
+        answer->fault = o->fault;
+        answer->asked_again = o->asked_again;
+        free(o);
+        return;
+    case ASKED: break;
+    }
+    bc_proc *p = o->worker;
+    char *why = o->why;
+    const size_t why_cap = sizeof o->why;
     bc_wire_answer *a = malloc(sizeof *a);
     if (!a) {
         bc_proc_kill(p);
         answer_fault(answer, BC_PROC_PROTOCOL, "out of memory decoding an answer");
+        free(o);
         return;
     }
     char diag[768];
-    int bad = bc_wire_decode_answer(payload, len, a, diag, sizeof diag);
+    int bad = bc_wire_decode_answer(o->payload, o->len, a, diag, sizeof diag);
     if (bad) {
-        snprintf(why, sizeof why, "protocol error: %s", diag);
+        snprintf(why, why_cap, "protocol error: %s", diag);
     } else if (req) {
         uint64_t want = bc_wire_expected_output(a, req->out_dtype, req->out_capacity);
         if (a->nbytes != want) {
             char shape[256];
             bc_shape_format(&a->shape, shape, sizeof shape);
-            snprintf(why, sizeof why, "protocol error: an output of %llu bytes, expected %llu "
+            snprintf(why, why_cap, "protocol error: an output of %llu bytes, expected %llu "
                      "(the answer's shape %s of %s, room for %lld elements)",
                      (unsigned long long)a->nbytes, (unsigned long long)want, shape,
                      bc_dtype_name(req->out_dtype), (long long)req->out_capacity);
@@ -222,7 +401,7 @@ static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut
             memcpy(req->out, a->out, (size_t)want);
         }
     } else if (a->nbytes) {
-        snprintf(why, sizeof why, "protocol error: a shape answer carrying %llu output bytes",
+        snprintf(why, why_cap, "protocol error: a shape answer carrying %llu output bytes",
                  (unsigned long long)a->nbytes);
         bad = 1;
     }
@@ -240,7 +419,9 @@ static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut
         else
             put_back(s, p);
     }
+    answer->asked_again = o->asked_again;
     free(a);
+    free(o);
 }
 
 static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const bc_shape *shapes,
@@ -256,16 +437,8 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
         return;
     }
-    bc_proc_fault fault;
-    bc_proc *w = acquire(s, &fault, why, sizeof why);
-    if (!w) {
-        answer_no_worker(answer, fault, why);
-        return;
-    }
-    uint32_t seq;
-    bc_wbuf *b = bc_proc_request(w, &seq);
-    bc_wire_encode_shape(b, seq, p, n, shapes);
-    exchange(s, w, NULL, answer);
+    question q = {.params = p, .n = n, .shapes = shapes};
+    exchange(s, &q, answer);
 }
 
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer)
@@ -281,20 +454,8 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
         return;
     }
-    bc_proc_fault fault;
-    bc_proc *w = acquire(s, &fault, why, sizeof why);
-    if (!w) {
-        answer_no_worker(answer, fault, why);
-        return;
-    }
-    uint32_t seq;
-    bc_wbuf *b = bc_proc_request(w, &seq);
-    if (bc_wire_encode_eval(b, seq, req, s->protocol, why, sizeof why) != 0) {
-        put_back(s, w); /* nothing was sent: the worker is fine */
-        answer_with(answer, BC_SUT_UNSUPPORTED, why);
-        return;
-    }
-    exchange(s, w, req, answer);
+    question q = {.params = req->params, .n = req->n, .req = req};
+    exchange(s, &q, answer);
 }
 
 /* ---- a partial-shape question (protocol 2) ------------------------------------ */
@@ -305,14 +466,8 @@ static void panswer_with(bc_sut_panswer *a, bc_sut_status status, const char *me
     a->kind = BC_OK;
     a->shape.rank = 0;
     a->fault = BC_SUT_FAULT_NONE;
+    a->asked_again = 0;
     cut_copy(a->message, sizeof a->message, message);
-}
-
-/* The harness's internal-error answer for a fault of the worker. */
-static void panswer_fault(bc_sut_panswer *a, bc_proc_fault f, const char *message)
-{
-    panswer_with(a, BC_SUT_INTERNAL_ERROR, message);
-    a->fault = fault_of(f);
 }
 
 static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
@@ -325,43 +480,40 @@ static void isolated_partial(const bc_sut *sut, const bc_params *p, int n,
         panswer_with(answer, BC_SUT_UNSUPPORTED, why);
         return;
     }
-    bc_proc_fault fault = BC_PROC_DIED;
-    bc_proc *w = acquire(s, &fault, why, sizeof why);
-    if (!w) {
-        panswer_with(answer, BC_SUT_INTERNAL_ERROR, why);
-        answer->fault = no_worker_fault(fault);
+    question q = {.params = p, .n = n, .pshapes = shapes, .syms = syms,
+                  .max_answer = MAX_SHAPE_ANSWER};
+    outcome *o = malloc(sizeof *o);
+    bc_wire_panswer *a = o ? malloc(sizeof *a) : NULL;
+    if (!a) {
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, "out of memory asking a question");
+        answer->fault = BC_SUT_FAULT_NO_WORKER; /* not asked */
+        free(o);
         return;
     }
-    uint32_t seq;
-    bc_wbuf *b = bc_proc_request(w, &seq);
-    bc_wire_encode_pshape(b, seq, p, n, shapes, syms);
-    const unsigned char *payload;
-    size_t len;
-    if (bc_proc_ask(w, s->timeout_ms, MAX_SHAPE_ANSWER, &payload, &len, why, sizeof why) != 0) {
-        bc_proc_fault f = bc_proc_fault_of(w);
-        bc_proc_kill(w);
-        panswer_fault(answer, f, bc_wire_printable(why));
-        return;
-    }
-    bc_wire_panswer *a = malloc(sizeof *a);
+    asked r = ask(s, &q, o);
     char diag[768];
-    if (!a || bc_wire_decode_panswer(payload, len, a, diag, sizeof diag) != 0) {
-        bc_proc_kill(w); /* the stream cannot be trusted any more */
-        snprintf(why, sizeof why, "protocol error: %s", a ? diag : "out of memory");
-        panswer_fault(answer, BC_PROC_PROTOCOL, bc_wire_printable(why));
-        free(a);
-        return;
+    if (r != ASKED) { /* a partial-shape question always encodes */
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, o->why);
+        answer->fault = o->fault;
+    } else if (bc_wire_decode_panswer(o->payload, o->len, a, diag, sizeof diag) != 0) {
+        bc_proc_kill(o->worker); /* the stream cannot be trusted any more */
+        snprintf(why, sizeof why, "protocol error: %s", diag);
+        panswer_with(answer, BC_SUT_INTERNAL_ERROR, bc_wire_printable(why));
+        answer->fault = BC_SUT_FAULT_PROTOCOL;
+    } else {
+        answer->status = a->status;
+        answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
+        answer->shape = a->shape;
+        answer->fault = BC_SUT_FAULT_NONE;
+        cut_copy(answer->message, sizeof answer->message, bc_wire_printable(a->message));
+        if (a->flags & BC_WIRE_RETIRE)
+            bc_proc_stop(o->worker);
+        else
+            put_back(s, o->worker);
     }
-    answer->status = a->status;
-    answer->kind = a->status == BC_SUT_REJECTED ? a->kind : BC_OK;
-    answer->shape = a->shape;
-    answer->fault = BC_SUT_FAULT_NONE;
-    cut_copy(answer->message, sizeof answer->message, bc_wire_printable(a->message));
-    if (a->flags & BC_WIRE_RETIRE)
-        bc_proc_stop(w);
-    else
-        put_back(s, w);
+    answer->asked_again = o->asked_again;
     free(a);
+    free(o);
 }
 
 /* ---- open and close ------------------------------------------------------------ */
@@ -418,6 +570,7 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     s->cancel[0] = s->cancel[1] = -1;
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->interrupted, 0);
+    atomic_init(&s->deadline_ms, 0);
     int ok = 1;
     s->argv = copy_strings(launch->argv, &ok);
     s->env = copy_strings(launch->env, &ok);
@@ -483,6 +636,17 @@ void bc_isolated_interrupt(const bc_sut *sut)
     atomic_store(&s->interrupted, 1);
     ssize_t w = write(s->cancel[1], "x", 1); /* async-signal-safe; full: already set */
     (void)w;
+}
+
+void bc_isolated_set_deadline(const bc_sut *sut, double monotonic_seconds)
+{
+    if (!bc_isolated_is(sut))
+        return;
+    isolated *s = (isolated *)sut;
+    long long ms = 0; /* none */
+    if (monotonic_seconds > 0 && monotonic_seconds < 9e15 / 1000)
+        ms = (long long)(monotonic_seconds * 1000.0);
+    atomic_store(&s->deadline_ms, ms > 0 ? ms : 0);
 }
 
 void bc_isolated_close(const bc_sut *sut)

@@ -17,6 +17,8 @@ int bc_isolated_is(const bc_sut *sut);
 void bc_isolated_close(const bc_sut *sut);
 /* bc_sut_interrupt for an isolated SUT (async-signal-safe). */
 void bc_isolated_interrupt(const bc_sut *sut);
+/* bc_sut_set_deadline for an isolated SUT. */
+void bc_isolated_set_deadline(const bc_sut *sut, double monotonic_seconds);
 /* Its declared capabilities (NULL for any other SUT). */
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut);
 /* The BC_PARTIAL_* it declared (0 for a worker of protocol 1). */

@@ -233,6 +233,11 @@ void bc_sut_interrupt(const bc_sut *sut)
     bc_isolated_interrupt(sut);
 }
 
+void bc_sut_set_deadline(const bc_sut *sut, double monotonic_seconds)
+{
+    bc_isolated_set_deadline(sut, monotonic_seconds);
+}
+
 bc_sut_value_caps bc_sut_value_caps_of(const bc_sut *sut)
 {
     const bc_adapter_capabilities *c = bc_isolated_caps(sut);

@@ -185,6 +185,8 @@ struct bc_run_result {
     int64_t max_bytes;           /* a value check's memory budget (config; 0: the default) */
     int64_t max_question_bytes;  /* (config) */
     int64_t value_bytes;         /* output bytes value-differential compared, every case checked */
+    int64_t asked_again;         /* questions an external SUT answered only when asked again,
+                                    after a timeout (BC_SUT_RETRY_TIMEOUT_FACTOR) */
     char semantics_text[160];    /* bc_semantics_format of them, or as a merge read them */
     char broadcheck_commit[64]; /* "" if unknown */
     char platform[192];         /* the machine the run ran on (uname), "" if unknown */

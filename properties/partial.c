@@ -489,6 +489,7 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
     memset(&seen, 0, sizeof seen);
     seen.status = a->status;
     seen.fault = a->fault;
+    seen.asked_again = a->asked_again;
     snprintf(seen.message, sizeof seen.message, "%s", a->message);
     bc_check_answered(ctx, &seen);
 }

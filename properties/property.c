@@ -295,9 +295,13 @@ void bc_check_answered(bc_check_ctx *ctx, const bc_sut_answer *a)
         ctx->answered(ctx->hook, a);
     if (a->status != BC_SUT_INTERNAL_ERROR || ctx->stopped != BC_SHRINK_MINIMAL)
         return;
-    if (a->fault == BC_SUT_FAULT_INTERRUPTED)
-        ctx->stopped = BC_SHRINK_INTERRUPTED;
-    else if (a->fault == BC_SUT_FAULT_NO_WORKER)
+    if (a->fault == BC_SUT_FAULT_INTERRUPTED) {
+        /* cut short by a signal, or by the run's --time (a question asked
+         * again after a timeout gets no more than the time left): the run's
+         * own reason, if it is stopping */
+        bc_shrink_stop why = ctx->stop ? ctx->stop(ctx->hook) : BC_SHRINK_MINIMAL;
+        ctx->stopped = why != BC_SHRINK_MINIMAL ? why : BC_SHRINK_INTERRUPTED;
+    } else if (a->fault == BC_SUT_FAULT_NO_WORKER)
         ctx->stopped = BC_SHRINK_UNRESPONSIVE;
 }
 

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "broadcheck/sut_loader.h"
 #include "internal.h"
 #include "value.h"
 
@@ -103,6 +104,7 @@ typedef struct runner {
     atomic_int consecutive_faults; /* questions in a row that timed out or crashed */
     atomic_int unresponsive_events; /* times the SUT was given up on */
     atomic_int halted;              /* a bc_run_end: the whole run stops */
+    atomic_llong asked_again_answered; /* questions that timed out once, then were answered */
     char unresponsive_why[400];
     int oom;
     /* A case the generator made that broadcheck does not compute (a bug in
@@ -298,6 +300,8 @@ static void answered(void *hook, const bc_sut_answer *a)
 {
     runner *run = hook;
     const int k = run->config->unresponsive_after;
+    if (a->asked_again && a->fault == BC_SUT_FAULT_NONE)
+        atomic_fetch_add(&run->asked_again_answered, 1); /* the machine was slow */
     if (a->status == BC_SUT_UNSUPPORTED)
         return; /* neutral: often declined by the harness from the SUT's scope, unasked */
     if (a->status != BC_SUT_INTERNAL_ERROR || a->fault == BC_SUT_FAULT_NONE) {
@@ -1234,6 +1238,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     worker *workers = calloc((size_t)cfg->jobs, sizeof *workers);
     pthread_t *threads = calloc((size_t)cfg->jobs, sizeof *threads);
     atomic_init(&run.consecutive_faults, 0);
+    atomic_init(&run.asked_again_answered, 0);
     atomic_init(&run.unresponsive_events, 0);
     atomic_init(&run.halted, BC_RUN_COMPLETE);
     pthread_mutex_init(&run.lock, NULL);
@@ -1265,6 +1270,9 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
         run.progress.planned += shard_cases(cfg, run.cells[c].cases);
     run.start = now_seconds();
     run.end = cfg->seconds > 0 ? run.start + cfg->seconds : INFINITY;
+    /* a question that timed out is asked again only within --time (and with
+     * no more than the time left), so that the retry never outlasts the run */
+    bc_sut_set_deadline(cfg->sut, run.end);
     if (!ok)
         goto oom;
     if (cfg->corpus_path &&
@@ -1296,6 +1304,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     if (assemble(&run) != 0 || bc_known_match(res) != 0)
         goto oom;
     bc_known_replay(res, cfg->sut, run_stopped, &run);
+    res->asked_again = atomic_load(&run.asked_again_answered);
     append_corpus(cfg, res);
     res->elapsed = now_seconds() - start;
     goto done;
@@ -1305,6 +1314,7 @@ fail:
     bc_run_result_free(res);
     res = NULL;
 done:
+    bc_sut_set_deadline(cfg->sut, 0); /* the SUT may be asked more after the run */
     pthread_mutex_destroy(&run.lock);
     if (workers)
         for (int j = 0; j < cfg->jobs; j++) {

@@ -841,9 +841,14 @@ static int merge(merger *m)
             read_failures(m, in) != 0)
             return -1;
         /* the shards' checked output adds up (absent before it was counted) */
-        json_t *bytes = json_object_get(json_object_get(in->root, "totals"), "value_bytes");
+        json_t *totals = json_object_get(in->root, "totals");
+        json_t *bytes = json_object_get(totals, "value_bytes");
         if (json_is_integer(bytes) && json_integer_value(bytes) > 0)
             res->value_bytes += (int64_t)json_integer_value(bytes);
+        /* so do the questions answered only when asked again (absent before) */
+        json_t *again = json_object_get(totals, "asked_again");
+        if (json_is_integer(again) && json_integer_value(again) > 0)
+            res->asked_again += (int64_t)json_integer_value(again);
     }
     /* Which run: the first file's fields, which every other file matched. */
     json_t *root = m->in[0].root, *sut = json_object_get(root, "sut"),

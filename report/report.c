@@ -30,6 +30,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "broadcheck/report.h"
+#include "broadcheck/sut_loader.h"
 #include "internal.h"
 #include "notes.h"
 #include "text.h"
@@ -307,6 +308,11 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
         sb_indented(b, notes->warning, "         ");
         sb_puts(b, "\n");
     }
+    if (r->asked_again > 0) /* a slow machine, or a SUT slow at times: either way not failed */
+        sb_printf(b, "NOTE: %lld question%s answered only when asked again, with %dx the time "
+                     "limit (a busy machine?)\n",
+                  LL(r->asked_again), r->asked_again == 1 ? "" : "s",
+                  BC_SUT_RETRY_TIMEOUT_FACTOR);
     if (r->end != BC_RUN_COMPLETE || r->end_detail[0]) {
         sb_printf(b, "%s: ", r->end == BC_RUN_COMPLETE ? "NOTE" : "ENDED EARLY");
         sb_indented(b, r->end_detail[0] ? r->end_detail : bc_run_end_name(r->end), "  ");
@@ -568,6 +574,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(tot, "unsupported", json_integer(t.unsupported), &bad);
     jset(tot, "known_failed", json_integer(t.known_failed), &bad);
     jset(tot, "value_bytes", json_integer(r->value_bytes), &bad);
+    jset(tot, "asked_again", json_integer(r->asked_again), &bad);
     jset(root, "totals", tot, &bad);
 
     json_t *cells = json_array();

@@ -7,8 +7,14 @@
  *   --on RULE       the misbehaviours given after it apply to questions of
  *                   RULE only (before any --on: to every question)
  *   --wrong-rank R  a wrong result shape (one axis more) when the first
- *                   shape has rank R: an ordinary property failure
+ *                   shape has rank R ("any": every rank): an ordinary
+ *                   property failure
  *   --never         never answers (reads and ignores the questions)
+ *   --hang-once FILE  the first question of all its workers (the one that
+ *                   creates FILE, O_EXCL) is never answered; every later
+ *                   one is, by any worker: a SUT slow once, as a correct
+ *                   one is on a saturated machine, keyed on a file, not on
+ *                   a clock
  *   --spin          writes its pid to the --marker file, then spins at
  *                   100 % CPU forever
  *   --double        sends its answer twice, in one write
@@ -19,6 +25,8 @@
  *                   two bugs in one, each with its own kind of failure
  *   --escape        answers "internal error" with a message full of
  *                   terminal escapes; its HELLO name has some too
+ *   --partial       also declares partial shapes (every kind) and answers
+ *                   them as the reference does; --hang-once applies to them
  *   --marker FILE   where --spin says it is spinning (written, then renamed)
  *   --log FILE      appends one line per question received
  *   --max-elements N  refuses (error:overflow) a case the rule accepts when
@@ -38,6 +46,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broadcheck/partial.h"
 #include "wire/wire.h"
 
 /* A misbehaviour and the rule it applies to (-1: every rule; 0: off). */
@@ -49,10 +58,11 @@ typedef struct when {
 typedef struct options {
     int64_t max_elements; /* 0: no limit */
     int refuse_empty;
+    int partial; /* declares and answers partial shapes */
     int wrong_rank;
-    when wrong, never, spin, dbl, escape, huge, zero_pairs;
+    when wrong, never, spin, dbl, escape, huge, zero_pairs, hang;
     long huge_mb;
-    const char *marker, *log, *slow_restart;
+    const char *marker, *log, *slow_restart, *hang_once;
 } options;
 
 static int applies(when w, const bc_wire_question *q)
@@ -141,9 +151,19 @@ static void zero_pairs_any(const bc_wire_question *q, bc_wire_answer *a)
     a->shape = out;
 }
 
+/* 1 for the first question of all the workers sharing FILE (it creates it). */
+static int first_of_all(const char *file)
+{
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
 static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
 {
-    if (applies(o->never, q))
+    if (applies(o->never, q) || (applies(o->hang, q) && first_of_all(o->hang_once)))
         return;
     if (applies(o->spin, q))
         say_spinning(o->marker);
@@ -169,8 +189,8 @@ static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
             a.kind = BC_ERR_OVERFLOW;
         }
     }
-    if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 && q->shapes[0].rank == o->wrong_rank &&
-        a.shape.rank < BC_MAX_RANK)
+    if (applies(o->wrong, q) && kind == BC_OK && q->n > 0 &&
+        (o->wrong_rank < 0 || q->shapes[0].rank == o->wrong_rank) && a.shape.rank < BC_MAX_RANK)
         a.shape.dims[a.shape.rank++] = 1;
     if (applies(o->zero_pairs, q) && q->n == 2)
         zero_pairs_any(q, &a);
@@ -207,6 +227,29 @@ static void answer(const options *o, const bc_wire_question *q, uint32_t seq)
     bc_wbuf_free(&out);
 }
 
+/* A partial-shape question: the reference's answer, or none (--hang-once). */
+static void answer_partial(const options *o, const unsigned char *payload, uint32_t len,
+                           uint32_t seq)
+{
+    static bc_wire_pquestion q;
+    static bc_wire_panswer a;
+    char why[512];
+    if (bc_wire_decode_pquestion(payload, len, &q, why, sizeof why) != 0)
+        exit(3);
+    if (o->hang.on && (o->hang.rule < 0 || o->hang.rule == (int)q.params.rule) &&
+        first_of_all(o->hang_once))
+        return;
+    memset(&a, 0, sizeof a);
+    bc_error_kind kind = bc_pinfer(&q.params, q.n, q.shapes, &q.syms, &a.shape, NULL);
+    a.status = kind == BC_OK ? BC_SUT_OK : BC_SUT_REJECTED;
+    a.kind = kind;
+    bc_wbuf out = {0};
+    bc_wire_encode_panswer(&out, seq, &a);
+    if (write_all(1, out.data, out.len) != 0)
+        exit(0);
+    bc_wbuf_free(&out);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -222,7 +265,7 @@ int main(int argc, char **argv)
             rule = (int)r;
             i++;
         } else if (strcmp(a, "--wrong-rank") == 0 && v) {
-            o.wrong_rank = atoi(v);
+            o.wrong_rank = strcmp(v, "any") == 0 ? -1 : atoi(v);
             o.wrong = (when){1, rule};
             i++;
         } else if (strcmp(a, "--max-elements") == 0 && v) {
@@ -240,6 +283,12 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--log") == 0 && v) {
             o.log = v;
             i++;
+        } else if (strcmp(a, "--hang-once") == 0 && v) {
+            o.hang_once = v;
+            o.hang = (when){1, rule};
+            i++;
+        } else if (strcmp(a, "--partial") == 0) {
+            o.partial = 1;
         } else if (strcmp(a, "--never") == 0) {
             o.never = (when){1, rule};
         } else if (strcmp(a, "--spin") == 0) {
@@ -279,6 +328,7 @@ int main(int argc, char **argv)
     hello.caps.profiles = (1u << BC_PROFILE_COUNT) - 1; /* the reference follows them all */
     hello.caps.max_rank = BC_MAX_RANK;
     hello.caps.max_operands = BC_WIRE_MAX_SHAPES;
+    hello.partial = o.partial ? BC_PARTIAL_ALL : 0;
     bc_wbuf out = {0}, in = {0};
     bc_wire_encode_hello(&out, &hello);
     if (write_all(1, out.data, out.len) != 0)
@@ -291,9 +341,12 @@ int main(int argc, char **argv)
     while (read_frame(&in, &h, &payload)) {
         if (o.log)
             log_question(o.log);
-        if (bc_wire_decode_question(h.type, payload, h.length, &q, why, sizeof why) != 0)
+        if (h.type == BC_WIRE_PSHAPE)
+            answer_partial(&o, payload, h.length, h.seq);
+        else if (bc_wire_decode_question(h.type, payload, h.length, &q, why, sizeof why) != 0)
             return 3;
-        answer(&o, &q, h.seq);
+        else
+            answer(&o, &q, h.seq);
         size_t used = BC_WIRE_HEADER_SIZE + h.length;
         memmove(in.data, in.data + used, in.len - used);
         in.len -= used;

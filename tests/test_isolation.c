@@ -16,14 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "broadcheck/adapter.h"
+#include "broadcheck/partial.h"
 #include "broadcheck/sut_loader.h"
 
 #if !defined(BC_EXAMPLE_ADAPTER) || !defined(BC_FAULTY_DIR) || !defined(BC_PYTHON_WORKER) || \
-    !defined(BC_RESERVING_WORKER) || !defined(BC_WORKER)
+    !defined(BC_RESERVING_WORKER) || !defined(BC_WORKER) || !defined(BC_HOSTILE_WORKER)
 #error "the build names the example adapter, the faulty adapters and the Python worker"
 #endif
 
@@ -322,14 +324,106 @@ static void test_crash(void **state)
     bc_sut_close(sut);
 }
 
+/* A hang is asked again, on a fresh worker with 4 x the time (600 ms), and
+ * hangs again: a timeout that says both, from the second ask. */
 static void test_hang(void **state)
 {
     (void)state;
     const bc_sut *sut = open_faulty("hang", 150, 1024);
     double t = now();
-    check_fault(sut, "no answer within 150 ms while answering; worker killed", NULL);
+    check_fault(sut, "no answer within 150 ms while answering; worker killed; asked again with "
+                     "600 ms: no answer either", NULL);
     assert_true(now() - t < 5.0);
+    bc_sut_answer a;
+    ask_shape(sut, BC_RULE_NUMPY, 2, trigger, &a);
+    assert_int_equal(a.fault, BC_SUT_FAULT_TIMEOUT);
+    assert_int_equal(a.asked_again, 1);
     bc_sut_close(sut);
+}
+
+/* Past the deadline (bc_sut_set_deadline: a run's --time) a question that
+ * timed out is not asked again, and not a timeout either: it is cut short
+ * as the run is, and not judged.  Without a deadline it is asked again. */
+static void test_hang_past_the_deadline(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("hang", 150, 1024);
+    bc_sut_set_deadline(sut, now() - 1.0);
+    bc_sut_answer a;
+    ask_shape(sut, BC_RULE_NUMPY, 2, trigger, &a);
+    assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
+    assert_int_equal(a.fault, BC_SUT_FAULT_INTERRUPTED);
+    assert_int_equal(a.asked_again, 0);
+    assert_string_equal(a.message, "no answer within 150 ms while answering; worker killed; not "
+                                   "asked again: the run's time is up");
+    check_shape(sut, BC_RULE_NUMPY, 2, harmless); /* every question is still asked once */
+    bc_sut_set_deadline(sut, 0);
+    ask_shape(sut, BC_RULE_NUMPY, 2, trigger, &a);
+    assert_int_equal(a.fault, BC_SUT_FAULT_TIMEOUT);
+    assert_int_equal(a.asked_again, 1);
+    bc_sut_close(sut);
+}
+
+/* The hostile worker (with `flags`), silent on the first question of all
+ * its workers, a 300 ms timeout: the marker file (a mkstemp template) is
+ * a name no file has yet; the first question creates it. */
+static const bc_sut *open_hang_once(const char *flags, char *marker)
+{
+    int fd = mkstemp(marker);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(marker);
+    char spec[2048];
+    snprintf(spec, sizeof spec, "exec:%s %s--hang-once %s", BC_HOSTILE_WORKER, flags, marker);
+    return open_ok(spec, 300, 1024);
+}
+
+/* A worker silent on its first question only (tests/hostile_worker.c
+ * --hang-once, keyed on a file) is asked it again and answers: that answer
+ * is the question's, marked asked_again; the next question is asked once. */
+static void test_silent_once_is_asked_again(void **state)
+{
+    (void)state;
+    char marker[] = "/tmp/bc_hang_once_XXXXXX";
+    const bc_sut *sut = open_hang_once("", marker);
+    bc_sut_answer a;
+    ask_shape(sut, BC_RULE_NUMPY, 2, harmless, &a);
+    if (a.status != BC_SUT_OK || a.asked_again != 1 || a.fault != BC_SUT_FAULT_NONE)
+        fail_msg("status %d, asked_again %d: %s", a.status, a.asked_again, a.message);
+    bc_shape want = {2, {2, 3}};
+    assert_true(bc_shape_equal(&a.shape, &want));
+    ask_shape(sut, BC_RULE_NUMPY, 2, harmless, &a);
+    assert_int_equal(a.status, BC_SUT_OK);
+    assert_int_equal(a.asked_again, 0);
+    bc_sut_close(sut);
+    unlink(marker);
+}
+
+/* The same through a partial-shape question (its own path to a worker):
+ * [?, 1] with [3] is asked again, answered [?, 3], marked asked_again. */
+static void test_silent_once_partial_is_asked_again(void **state)
+{
+    (void)state;
+    char marker[] = "/tmp/bc_hang_once_XXXXXX";
+    const bc_sut *sut = open_hang_once("--partial ", marker);
+    bc_psymbols syms;
+    memset(&syms, 0, sizeof syms);
+    bc_pshape ps[2];
+    const char *end;
+    char why[256];
+    assert_int_equal(bc_pshape_parse("[?,1]", &end, &ps[0], &syms, why, sizeof why), 0);
+    assert_int_equal(bc_pshape_parse("[3]", &end, &ps[1], &syms, why, sizeof why), 0);
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    bc_sut_panswer a;
+    memset(&a, 0, sizeof a);
+    sut->ops->infer_partial(sut, &p, 2, ps, &syms, &a);
+    if (a.status != BC_SUT_OK || a.asked_again != 1)
+        fail_msg("status %d, asked_again %d: %s", a.status, a.asked_again, a.message);
+    char text[64];
+    bc_pshape_format(&a.shape, &syms, text, sizeof text);
+    assert_string_equal(text, "[?,3]");
+    bc_sut_close(sut);
+    unlink(marker);
 }
 
 /* A worker still writing its crash report at the deadline (a sanitizer's,
@@ -502,6 +596,9 @@ int main(void)
         cmocka_unit_test(test_many_operands),
         cmocka_unit_test(test_example_values),  cmocka_unit_test(test_python_values),
         cmocka_unit_test(test_crash),           cmocka_unit_test(test_hang),
+        cmocka_unit_test(test_hang_past_the_deadline),
+        cmocka_unit_test(test_silent_once_is_asked_again),
+        cmocka_unit_test(test_silent_once_partial_is_asked_again),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_wild_accesses),
         cmocka_unit_test(test_dying_at_the_deadline),

@@ -49,6 +49,9 @@ typedef struct bc_sut_answer {
     bc_shape shape;     /* with BC_SUT_OK */
     char message[320];  /* optional, for reports (as long as bc_error's) */
     bc_sut_fault fault; /* with BC_SUT_INTERNAL_ERROR from an external SUT */
+    int asked_again;    /* 1: an external SUT's question that got no answer in time and
+                           was asked again (BC_SUT_RETRY_TIMEOUT_FACTOR in sut_loader.h):
+                           this is the second ask's outcome */
 } bc_sut_answer;
 
 typedef struct bc_sut bc_sut;
@@ -94,6 +97,7 @@ typedef struct bc_sut_panswer {
     bc_pshape shape;    /* with BC_SUT_OK */
     char message[320];
     bc_sut_fault fault; /* with BC_SUT_INTERNAL_ERROR from an external SUT */
+    int asked_again;    /* as bc_sut_answer's */
 } bc_sut_panswer;
 
 /* What partial shapes a SUT takes (bc_sut_partial_caps_of): a question with

@@ -37,6 +37,15 @@ extern "C" {
 /* A worker's time from its start to its HELLO.  Generous: PyTorch's import
  * alone took more than 10 s on a loaded 2-core machine. */
 #define BC_SUT_DEFAULT_START_TIMEOUT_MS 60000
+/* A question that gets no answer within timeout_ms is asked once more, on
+ * another worker (an idle one, or a fresh one), with this many times the
+ * time; only if that ask gets no answer either is the question a timeout.
+ * A saturated CI machine made a correct SUT miss its limit once (NumPy's
+ * matmul at 2 s), and one slow answer must not fail a correct SUT; a SUT
+ * that really hangs costs 1 + 4 = 5 timeouts a question instead of 1, and
+ * four times the limit is more than any slowdown seen on a loaded machine
+ * (docs/ISOLATION.md, "One question"). */
+#define BC_SUT_RETRY_TIMEOUT_FACTOR 4
 
 typedef struct bc_sut_options {
     int timeout_ms;          /* per question, from the request's write to its answer */
@@ -79,6 +88,16 @@ void bc_sut_close(const bc_sut *sut);
  * BC_SUT_FAULT_INTERRUPTED, starting no worker.  Built-in SUTs answer as
  * before (their questions are short). */
 void bc_sut_interrupt(const bc_sut *sut);
+
+/* The time (CLOCK_MONOTONIC, in seconds; <= 0 or infinite: none) past
+ * which an external SUT asks no question again (BC_SUT_RETRY_TIMEOUT_FACTOR):
+ * the second ask of a question that timed out is started only before it and
+ * given at most the time left until it, so that a run bounded by --time
+ * ends on time.  A question whose second ask the deadline cut short, or
+ * left no time for, is answered with BC_SUT_FAULT_INTERRUPTED (not judged).
+ * bc_run sets it to the end of its --time and clears it when it returns.
+ * Built-in SUTs ignore it.  Not to be called while questions are asked. */
+void bc_sut_set_deadline(const bc_sut *sut, double monotonic_seconds);
 
 /* What the SUT declares, one line ("shape; rules numpy,none; ops add; ..."),
  * into buf[cap].  Built-in SUTs answer every question. */
