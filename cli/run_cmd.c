@@ -18,7 +18,6 @@
 #include "broadcheck/properties.h"
 #include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
-#include "../wire/wire.h" /* BC_WIRE_MAX_PAYLOAD: what an out-of-process SUT takes */
 #include "broadcheck_commit.h" /* generated at build time: BC_COMMIT */
 #include "cli.h"
 
@@ -225,10 +224,11 @@ static int tier_option(const char *cmd, int opt, int tier_opt, int bytes_opt, co
 }
 
 /* The most bytes one question to sut may carry: none for a built-in SUT
- * (in process), the wire protocol's frame limit for any other. */
+ * (in process) or a worker taking shared-file questions, the wire
+ * protocol's frame limit for any other. */
 static int64_t question_limit(const bc_sut *sut)
 {
-    return bc_builtin_sut(sut->name) == sut ? 0 : (int64_t)BC_WIRE_MAX_PAYLOAD;
+    return bc_builtin_sut(sut->name) == sut ? 0 : bc_sut_question_limit(sut);
 }
 
 /* --timeout-ms, --start-timeout-ms and --memory-mb (their option codes

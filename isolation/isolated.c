@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "isolated.h"
+#include "shm.h"
 
 typedef struct isolated {
     bc_sut sut; /* first: the bc_sut * callers hold points here */
@@ -36,6 +37,8 @@ typedef struct isolated {
     bc_spawner *spawner;
     int cancel[2];          /* a byte in it: every question stops (bc_sut_interrupt) */
     atomic_int interrupted; /* set with that byte */
+    int64_t shm_threshold;  /* bc_sut_options.shm_threshold_bytes (shm.h) */
+    atomic_long shm_questions; /* value questions sent by a shared file */
 } isolated;
 
 /* An answer's payload: its fixed fields, a message, and for a value
@@ -184,13 +187,16 @@ static void put_back(isolated *s, bc_proc *p)
 
 /* Sends the request encoded in p's buffer and turns the ANSWER into *answer;
  * req is the value question (NULL for a shape question), whose output is
- * checked for length and copied to req->out. */
-static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut_answer *answer)
+ * checked for length and copied to req->out: from the frame, or with shm
+ * (an EVAL_SHM question) from the shared file, whose every byte outside the
+ * output is checked first. */
+static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_shm_file *shm,
+                     bc_sut_answer *answer)
 {
     const unsigned char *payload;
     size_t len, max_answer = MAX_SHAPE_ANSWER;
     char why[1024];
-    if (req && req->out_capacity > 0)
+    if (req && req->out_capacity > 0 && !shm)
         max_answer += (size_t)req->out_capacity * bc_dtype_size(req->out_dtype);
     if (bc_proc_ask(p, s->timeout_ms, max_answer, &payload, &len, why, sizeof why) != 0) {
         bc_proc_fault f = bc_proc_fault_of(p);
@@ -208,6 +214,18 @@ static void exchange(isolated *s, bc_proc *p, const bc_eval_request *req, bc_sut
     int bad = bc_wire_decode_answer(payload, len, a, diag, sizeof diag);
     if (bad) {
         snprintf(why, sizeof why, "protocol error: %s", diag);
+    } else if (shm && a->nbytes) {
+        snprintf(why, sizeof why, "protocol error: an answer to an EVAL_SHM question carrying "
+                 "%llu output bytes (its output goes in the shared file)",
+                 (unsigned long long)a->nbytes);
+        bad = 1;
+    } else if (shm && bc_shm_check(shm, req, diag, sizeof diag) != 0) {
+        snprintf(why, sizeof why, "%s", diag);
+        bad = 1;
+    } else if (shm) {
+        uint64_t want = bc_wire_expected_output(a, req->out_dtype, req->out_capacity);
+        if (want)
+            bc_shm_copy_out(shm, req->out, (size_t)want);
     } else if (req) {
         uint64_t want = bc_wire_expected_output(a, req->out_dtype, req->out_capacity);
         if (a->nbytes != want) {
@@ -265,7 +283,49 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
     uint32_t seq;
     bc_wbuf *b = bc_proc_request(w, &seq);
     bc_wire_encode_shape(b, seq, p, n, shapes);
-    exchange(s, w, NULL, answer);
+    exchange(s, w, NULL, NULL, answer);
+}
+
+/* A value question past the frame limit (or the SUT's threshold) to a worker
+ * that takes shared files: by one (shm.h).  (To any other worker, one past
+ * the frame limit is not examined: "unsupported", never a pass, never the
+ * worker's fault.) */
+static void isolated_eval_shm(isolated *s, const bc_eval_request *req, bc_sut_answer *answer)
+{
+    char why[1024];
+    bc_wire_shm_plan plan;
+    if (bc_wire_plan_shm(req, &plan, why, sizeof why) == 0 &&
+        plan.size > ((int64_t)s->launch.memory_mb << 20)) {
+        /* the worker maps all of it: its memory limit must cover the file */
+        snprintf(why, sizeof why, "not examined: the question's shared file of %lld bytes is "
+                 "more than the worker's memory limit (--memory-mb %d), which must cover it",
+                 (long long)plan.size, s->launch.memory_mb);
+        answer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    bc_shm_file shm;
+    if (bc_shm_create(&shm, req, why, sizeof why) != 0) {
+        answer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    bc_proc_fault fault;
+    bc_proc *w = acquire(s, &fault, why, sizeof why);
+    if (!w) {
+        bc_shm_close(&shm);
+        answer_no_worker(answer, fault, why);
+        return;
+    }
+    uint32_t seq;
+    bc_wbuf *b = bc_proc_request(w, &seq);
+    bc_wire_encode_eval_shm(b, seq, req, &shm.plan, shm.path);
+    atomic_fetch_add(&s->shm_questions, 1);
+    exchange(s, w, req, &shm, answer);
+    bc_shm_close(&shm);
+}
+
+long bc_isolated_shm_questions(const bc_sut *sut)
+{
+    return bc_isolated_is(sut) ? atomic_load(&((isolated *)sut)->shm_questions) : 0;
 }
 
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer)
@@ -281,6 +341,17 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
         return;
     }
+    if ((s->caps.features & BC_WIRE_FEATURE_SHM) &&
+        bc_shm_wanted(req, s->protocol, s->shm_threshold)) {
+        isolated_eval_shm(s, req, answer);
+        return;
+    }
+    if (bc_shm_wanted(req, s->protocol, 0)) { /* past the frame limit */
+        answer_with(answer, BC_SUT_UNSUPPORTED,
+                    "not examined: the question does not fit a frame (wire/PROTOCOL.md) and the "
+                    "worker takes no shared-file questions (HELLO features bit 6)");
+        return;
+    }
     bc_proc_fault fault;
     bc_proc *w = acquire(s, &fault, why, sizeof why);
     if (!w) {
@@ -294,7 +365,7 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
         answer_with(answer, BC_SUT_UNSUPPORTED, why);
         return;
     }
-    exchange(s, w, req, answer);
+    exchange(s, w, req, NULL, answer);
 }
 
 /* ---- a partial-shape question (protocol 2) ------------------------------------ */
@@ -418,6 +489,8 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     s->cancel[0] = s->cancel[1] = -1;
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->interrupted, 0);
+    atomic_init(&s->shm_questions, 0);
+    s->shm_threshold = opts->shm_threshold_bytes;
     int ok = 1;
     s->argv = copy_strings(launch->argv, &ok);
     s->env = copy_strings(launch->env, &ok);

@@ -189,7 +189,9 @@ def to_array(t):
     dt = NP_DTYPES[t.dtype]
     if t.numel() == 0 or t.nelem == 0:
         return np.empty(t.dims, dt)
-    buf = np.frombuffer(t.data, dt).copy()
+    buf = np.frombuffer(t.data, dt)
+    if not t.shared:  # a shared file's inputs are aligned already (and may be huge)
+        buf = buf.copy()
     return as_strided(buf[t.offset:], shape=t.dims,
                       strides=[s * dt.itemsize for s in t.strides], writeable=False)
 
@@ -256,7 +258,7 @@ CAPS = w.Capabilities(
     "NumPy %s: broadcast_shapes, broadcast_to, ufuncs, where, sum over broadcast axes, "
     "matmul (rule none: equal shapes only)" % np.__version__,
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
-    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL,
+    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL | w.FEATURE_SHM,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
