@@ -27,7 +27,7 @@
 #include "wire/wire.h"
 
 #if !defined(BC_WORKER) || !defined(BC_PYTHON3) || !defined(BC_SHM_WORKER) || \
-    !defined(BC_PYTHON_WORKER) || !defined(BC_FAULTY_DIR)
+    !defined(BC_PYTHON_WORKER) || !defined(BC_FAULTY_DIR) || !defined(BC_NUMPY_WORKER)
 #error "the build names broadcheck-worker, python3 and the shared-file test worker"
 #endif
 
@@ -302,6 +302,26 @@ static void test_python_by_shm(void **state)
     bc_sut_close(sut);
 }
 
+/* numpy_worker.py by the file: NumPy's ufuncs writing in place into it
+ * (2 operands), and a result copied there (3 operands). */
+static void test_numpy_by_shm(void **state)
+{
+    (void)state;
+    bc_sut_options o = bc_sut_options_default();
+    o.shm_threshold_bytes = 1;
+    o.timeout_ms = o.start_timeout_ms = 30000;
+    char why[1024];
+    const bc_sut *sut = bc_sut_open("exec:" BC_PYTHON3 " " BC_NUMPY_WORKER, &o, why, sizeof why);
+    if (!sut && strstr(why, "numpy not available"))
+        skip(); /* scripts/setup.sh installs it; a bare machine may not have it */
+    if (!sut)
+        fail_msg("%s", why);
+    check_cases(sut, BC_INT8);
+    check_cases(sut, BC_INT32);
+    assert_int_equal(bc_isolated_shm_questions(sut), 2 * (long)(sizeof counts / sizeof *counts));
+    bc_sut_close(sut);
+}
+
 /* A worker without the bit: the threshold only chooses among transports a
  * worker takes, so its questions go in frames; one past the frame limit is
  * not examined ("unsupported"), never sent, never its fault. */
@@ -443,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_builtin_by_shm),
         cmocka_unit_test(test_unwritten_output_shows),
         cmocka_unit_test(test_python_by_shm),
+        cmocka_unit_test(test_numpy_by_shm),
         cmocka_unit_test(test_without_the_bit),
         cmocka_unit_test(test_wild_writes_caught),
         cmocka_unit_test(test_killed_worker_leaves_nothing),

@@ -444,10 +444,14 @@ def _respond(kind, payload, shape_fn, eval_fn):
             count *= d
         # The harness has room for the reference's result only; a larger
         # answer is caught by its shape, so its values are not sent.
-        if count > req.capacity:
+        if out is IN_PLACE:  # computed into shm_output's array
+            if req.shm is None or count > req.capacity:
+                raise RuntimeError("an answer said to be in place for a question without room")
             out = b""
-        if req.shm is not None:  # the output goes into the shared file, in place
-            if len(out) != count * DTYPE_SIZE[req.out_dtype] and count <= req.capacity:
+        elif count > req.capacity:
+            out = b""
+        elif req.shm is not None:  # the output goes into the shared file
+            if len(out) != count * DTYPE_SIZE[req.out_dtype]:
                 raise RuntimeError("the worker computed %d output bytes for %d elements"
                                    % (len(out), count))
             req.shm[req.out_offset:req.out_offset + len(out)] = out
@@ -461,6 +465,23 @@ def _respond(kind, payload, shape_fn, eval_fn):
         return encode_answer(INTERNAL_ERROR, message=_one_line(e))
     finally:
         _unmap(req)
+
+
+# What eval_fn returns instead of the output's bytes when it computed them in
+# place, into shm_output's array (an EVAL_SHM question only).
+IN_PLACE = object()
+
+
+def shm_output(req, numpy, shape, dtype):
+    """For an EVAL_SHM question: the output's room in the shared file as a
+    writable NumPy array of `shape` and `dtype` (the question's out_dtype), for
+    a library that computes in place (numpy's ufuncs with out=: a huge result
+    is then not held twice); eval_fn returns (shape, IN_PLACE).  None for a
+    question that came in a frame, or a shape past the harness's room."""
+    count = numel(shape)
+    if req.shm is None or count > req.capacity or dtype.itemsize != DTYPE_SIZE[req.out_dtype]:
+        return None
+    return numpy.frombuffer(req.shm, dtype, count, req.out_offset).reshape(shape)
 
 
 def _unmap(req):
