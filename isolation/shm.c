@@ -29,6 +29,7 @@ int bc_shm_wanted(const bc_eval_request *req, uint32_t protocol, int64_t thresho
     if (threshold <= 0)
         threshold = BC_WIRE_MAX_PAYLOAD;
     /* an invalid view (frame < 0) goes in-frame, where its encoder says what is wrong */
+    /* an answer carries its output after up to 64 KiB of fixed fields and message */
     return frame > threshold || (frame >= 0 && answer_bytes > threshold - (64 << 10));
 }
 

@@ -449,8 +449,10 @@ static int64_t times(int64_t n, size_t size)
 int64_t bc_wire_eval_bytes(const bc_eval_request *req, uint32_t protocol, int64_t *answer_bytes)
 {
     char why[256];
-    /* the fixed fields: generously, every header at its largest */
-    int64_t total = 64 * 1024, out = times(req->out_capacity, bc_dtype_size(req->out_dtype));
+    /* the fixed fields (params, the shapes, each input's header), generously */
+    int64_t total = 4096 + (int64_t)req->n * (4 + 8 * BC_MAX_RANK) +
+                    (int64_t)req->ninputs * (40 + 16 * BC_MAX_RANK);
+    int64_t out = times(req->out_capacity, bc_dtype_size(req->out_dtype));
     for (int i = 0; i < req->ninputs; i++) {
         bc_wire_span span;
         if (bc_wire_input_span(&req->inputs[i], i, protocol, &span, why, sizeof why) != 0)
