@@ -433,8 +433,8 @@ static void test_killed_worker_leaves_nothing(void **state)
 }
 
 /* broadcheck-worker serving an adapter that writes 4 kB past its output:
- * past the shared file's guard, its worker dies of it (the mapping ends
- * there) and the question is an internal error; nothing is left behind. */
+ * past the shared file's guard and its last page, the worker dies of it
+ * and the question is an internal error; nothing is left behind. */
 static void test_adapter_wild_write(void **state)
 {
     (void)state;
@@ -446,8 +446,9 @@ static void test_adapter_wild_write(void **state)
     bc_sut_answer a;
     ask_add(sut, BC_INT32, 2, s, &a, 0);
     assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
+    /* (an AddressSanitizer build of the adapter reports the write itself) */
     if (!strstr(a.message, "SIGSEGV") && !strstr(a.message, "SIGBUS") &&
-        !strstr(a.message, "wild write"))
+        !strstr(a.message, "wild write") && !strstr(a.message, "AddressSanitizer"))
         fail_msg("%s", a.message);
     assert_int_equal(bc_isolated_shm_questions(sut), 1);
     assert_true(harness_fds(&shared) <= fds);

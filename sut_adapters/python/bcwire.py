@@ -461,6 +461,14 @@ def _respond(kind, payload, shape_fn, eval_fn):
         return encode_answer(REJECTED, e.kind, message=" ".join(str(e).split()))
     except Unsupported as e:
         return encode_answer(UNSUPPORTED, message=str(e))
+    except MemoryError as e:
+        if req is None or req.shm is None:
+            return encode_answer(INTERNAL_ERROR, message=_one_line(e))
+        # a huge question past the worker's memory limit: the limit's doing,
+        # not the library's (never a pass either)
+        return encode_answer(UNSUPPORTED, message="not examined: the worker ran out of memory "
+                             "on a shared-file question (--memory-mb covers the file and the "
+                             "library's own arrays): " + _one_line(e))
     except Exception as e:  # the library (or this adapter) failed: say how, carry on
         return encode_answer(INTERNAL_ERROR, message=_one_line(e))
     finally:
