@@ -7,16 +7,19 @@
  * worker without the feature gets the same questions in frames; a worker
  * that writes outside its output in the file is caught (its output's guard,
  * an input) and replaced; a worker killed mid-question leaves no file and no
- * descriptor behind.
+ * descriptor behind, and a harness killed mid-question leaves no worker and
+ * no file.
  */
 #include <dirent.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -432,6 +435,80 @@ static void test_killed_worker_leaves_nothing(void **state)
     check_misbehaving("kill", "worker killed by SIGKILL");
 }
 
+/* 1 once pid is gone or a zombie (dead, not yet reaped by whoever adopted
+ * it); waits at most ~60 s, a bound, not a timing the test depends on. */
+static int dead_within(long pid, const char *what)
+{
+    for (int tries = 0; tries < 600; tries++) {
+        char path[64], stat[512] = "";
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return 1;
+        size_t n = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[n] = '\0';
+        const char *state = strrchr(stat, ')');
+        if (state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'))
+            return 1;
+        usleep(100 * 1000);
+    }
+    fail_msg("%s (pid %ld) still alive", what, pid);
+    return 0;
+}
+
+/* The harness killed (SIGKILL) while its worker holds the file mapped: the
+ * worker dies of its parent-death signal, and nothing is left anywhere (the
+ * memfd had no name; its last references were the two processes). */
+static void test_killed_harness_leaves_nothing(void **state)
+{
+    (void)state;
+    char marker[] = "/tmp/bc_shm_test_XXXXXX", before[8192], after[8192];
+    assert_non_null(mkdtemp(marker));
+    char pidfile[sizeof marker + 16], spec[2048];
+    snprintf(pidfile, sizeof pidfile, "%s/worker", marker);
+    snprintf(spec, sizeof spec, "exec:%s %s hang %s", BC_PYTHON3, BC_SHM_WORKER, pidfile);
+    dev_shm(before, sizeof before);
+    pid_t harness = fork();
+    assert_true(harness >= 0);
+    if (harness == 0) { /* the harness: asks, and is killed while its worker hangs */
+        bc_sut_options o = bc_sut_options_default();
+        o.timeout_ms = 120000;
+        o.shm_threshold_bytes = 1;
+        char why[1024];
+        const bc_sut *sut = bc_sut_open(spec, &o, why, sizeof why);
+        if (sut) {
+            bc_sut_answer a;
+            ask_add(sut, BC_INT8, counts[0], cases[0], &a, 0);
+        }
+        _exit(3);
+    }
+    long worker = 0;
+    for (int tries = 0; tries < 600 && worker == 0; tries++) {
+        FILE *f = fopen(pidfile, "r");
+        if (f) {
+            if (fscanf(f, "%ld", &worker) != 1)
+                worker = 0;
+            fclose(f);
+        }
+        if (worker == 0)
+            usleep(100 * 1000);
+    }
+    if (worker)
+        assert_int_equal(kill((pid_t)worker, 0), 0); /* alive, the file mapped */
+    kill(harness, SIGKILL);
+    int status;
+    assert_int_equal(waitpid(harness, &status, 0), harness);
+    if (worker == 0)
+        fail_msg("the worker never got its shared-file question");
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_true(dead_within(worker, "the worker of a killed harness"));
+    dev_shm(after, sizeof after);
+    assert_string_equal(before, after);
+    unlink(pidfile);
+    rmdir(marker);
+}
+
 /* broadcheck-worker serving an adapter that writes 4 kB past its output:
  * past the shared file's guard and its last page, the worker dies of it
  * and the question is an internal error; nothing is left behind. */
@@ -468,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_without_the_bit),
         cmocka_unit_test(test_wild_writes_caught),
         cmocka_unit_test(test_killed_worker_leaves_nothing),
+        cmocka_unit_test(test_killed_harness_leaves_nothing),
         cmocka_unit_test(test_adapter_wild_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

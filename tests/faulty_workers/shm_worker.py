@@ -8,6 +8,8 @@ by its argument:
   past-output   writes the byte just past its output's room (its guard)
   input         changes the first byte of input 0
   kill          kills itself with SIGKILL after mapping the file
+  hang MARKER   writes its pid to MARKER (then renames it there) and sleeps
+                with the file mapped, never answering
 """
 import os
 import signal
@@ -64,6 +66,12 @@ def eval_fn(req):
             req.shm[at] = (req.shm[at] + 1) % 256
         elif MODE == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
+        elif MODE == "hang":
+            with open(sys.argv[2] + ".tmp", "w") as f:
+                f.write("%d\n" % os.getpid())
+            os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+            while True:
+                signal.pause()
     return shape, bytes(out)
 
 
