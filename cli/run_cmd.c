@@ -18,7 +18,6 @@
 #include "broadcheck/properties.h"
 #include "broadcheck/report.h"
 #include "broadcheck/sut_loader.h"
-#include "../wire/wire.h" /* BC_WIRE_MAX_PAYLOAD: what an out-of-process SUT takes */
 #include "broadcheck_commit.h" /* generated at build time: BC_COMMIT */
 #include "cli.h"
 
@@ -49,7 +48,9 @@ static const char run_usage[] =
     "                        medium (10^3 to 2^20 elements, lengths crossing\n"
     "                        vector widths, cache blocks and thread grains) or\n"
     "                        huge (results past 2^31 one-byte elements; needs\n"
-    "                        --max-bytes of at least 5G and an in-process SUT)\n"
+    "                        --max-bytes of at least 5G, and an in-process SUT\n"
+    "                        or a worker taking shared-file questions, with\n"
+    "                        --memory-mb covering them)\n"
     "  --max-bytes N         the memory one value check may use, in bytes or with\n"
     "                        K, M, G (default 1G); a case needing more is not\n"
     "                        examined (counted unsupported)\n"
@@ -231,10 +232,11 @@ static int tier_option(const char *cmd, int opt, int tier_opt, int bytes_opt, co
 }
 
 /* The most bytes one question to sut may carry: none for a built-in SUT
- * (in process), the wire protocol's frame limit for any other. */
+ * (in process) or a worker taking shared-file questions, the wire
+ * protocol's frame limit for any other. */
 static int64_t question_limit(const bc_sut *sut)
 {
-    return bc_builtin_sut(sut->name) == sut ? 0 : (int64_t)BC_WIRE_MAX_PAYLOAD;
+    return bc_builtin_sut(sut->name) == sut ? 0 : bc_sut_question_limit(sut);
 }
 
 /* --timeout-ms, --start-timeout-ms and --memory-mb (their option codes

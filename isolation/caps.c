@@ -117,7 +117,8 @@ void bc_caps_format(const bc_adapter_capabilities *c, char *buf, size_t cap)
     at = names(buf, cap, at, "rules", c->rules, BC_RULE_COUNT, rule_name);
     if (bit(c->rules, BC_RULE_PDPD) || (c->profiles & ~1u))
         at = names(buf, cap, at, "profiles", c->profiles, BC_PROFILE_COUNT, profile_name);
-    if (c->features & ~(uint32_t)BC_ADAPTER_FEATURE_SHAPE) {
+    /* value kinds (bits 1 to 5), not the transport's bit 6 (wire.h) */
+    if (c->features & ~(uint32_t)BC_ADAPTER_FEATURE_SHAPE & ~(uint32_t)BC_WIRE_FEATURE_SHM) {
         at = names(buf, cap, at, "ops", c->ops, BC_OP_COUNT, op_name);
         at = names(buf, cap, at, "dtypes", c->dtypes, BC_DTYPE_COUNT, dtype_name);
     }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "isolated.h"
+#include "shm.h"
 
 typedef struct isolated {
     bc_sut sut; /* first: the bc_sut * callers hold points here */
@@ -40,6 +41,8 @@ typedef struct isolated {
     atomic_int interrupted; /* set with that byte */
     atomic_llong deadline_ms; /* CLOCK_MONOTONIC ms after which no question is asked again
                                  (bc_sut_set_deadline); 0: none */
+    int64_t shm_threshold;  /* bc_sut_options.shm_threshold_bytes (shm.h) */
+    atomic_long shm_questions; /* value questions sent by a shared file */
 } isolated;
 
 /* An answer's payload: its fixed fields, a message, and for a value
@@ -211,6 +214,7 @@ typedef struct question {
     const bc_eval_request *req;
     const bc_pshape *pshapes;
     const bc_psymbols *syms;
+    bc_shm_file *shm;  /* a value question's shared file (EVAL_SHM), or NULL */
     size_t max_answer; /* the longest answer payload it can need */
 } question;
 
@@ -235,6 +239,10 @@ static int encode(isolated *s, const question *q, bc_proc *w, char *why, size_t 
 {
     uint32_t seq;
     bc_wbuf *b = bc_proc_request(w, &seq);
+    if (q->shm) {
+        bc_wire_encode_eval_shm(b, seq, q->req, &q->shm->plan, q->shm->path);
+        return 0;
+    }
     if (q->req)
         return bc_wire_encode_eval(b, seq, q->req, s->protocol, why, cap);
     if (q->pshapes)
@@ -312,6 +320,18 @@ static asked ask(isolated *s, const question *q, outcome *o)
         put_back(s, w); /* nothing was sent: the worker is fine */
         return out_of_time(o, first, "not asked again: the run's time is up");
     }
+    /* A shared file is written afresh: the silent worker may have written
+     * part of the output, which the second worker's unwritten elements
+     * would then show in place of poison. */
+    char renew_why[256];
+    if (q->shm) {
+        bc_shm_close(q->shm);
+        if (bc_shm_create(q->shm, q->req, renew_why, sizeof renew_why) != 0) {
+            put_back(s, w); /* nothing was sent: the worker is fine */
+            snprintf(o->why, sizeof o->why, "%.700s; not asked again: %.250s", first, renew_why);
+            return FAULTED;
+        }
+    }
     if (encode(s, q, w, o->why, sizeof o->why) != 0) { /* it did the first time */
         put_back(s, w);
         snprintf(o->why, sizeof o->why, "%.900s", first); /* the first silence stands */
@@ -346,13 +366,14 @@ static asked ask(isolated *s, const question *q, outcome *o)
 /* ---- one question ------------------------------------------------------------ */
 
 /* Asks q (a shape question, or the value question req, whose output is
- * checked for length and copied to req->out) and turns the ANSWER into
- * *answer. */
+ * checked for length and copied to req->out: from the frame, or for an
+ * EVAL_SHM question (q->shm) from the shared file, whose every byte outside
+ * the output is checked first) and turns the ANSWER into *answer. */
 static void exchange(isolated *s, question *q, bc_sut_answer *answer)
 {
     const bc_eval_request *req = q->req;
     q->max_answer = MAX_SHAPE_ANSWER;
-    if (req && req->out_capacity > 0)
+    if (req && req->out_capacity > 0 && !q->shm)
         q->max_answer += (size_t)req->out_capacity * bc_dtype_size(req->out_dtype);
     outcome *o = malloc(sizeof *o);
     if (!o) {
@@ -387,6 +408,18 @@ static void exchange(isolated *s, question *q, bc_sut_answer *answer)
     int bad = bc_wire_decode_answer(o->payload, o->len, a, diag, sizeof diag);
     if (bad) {
         snprintf(why, why_cap, "protocol error: %s", diag);
+    } else if (q->shm && a->nbytes) {
+        snprintf(why, why_cap, "protocol error: an answer to an EVAL_SHM question carrying "
+                 "%llu output bytes (its output goes in the shared file)",
+                 (unsigned long long)a->nbytes);
+        bad = 1;
+    } else if (q->shm && bc_shm_check(q->shm, req, diag, sizeof diag) != 0) {
+        snprintf(why, why_cap, "%s", diag);
+        bad = 1;
+    } else if (q->shm) {
+        uint64_t want = bc_wire_expected_output(a, req->out_dtype, req->out_capacity);
+        if (want)
+            bc_shm_copy_out(q->shm, req->out, (size_t)want);
     } else if (req) {
         uint64_t want = bc_wire_expected_output(a, req->out_dtype, req->out_capacity);
         if (a->nbytes != want) {
@@ -441,6 +474,39 @@ static void isolated_infer(const bc_sut *sut, const bc_params *p, int n, const b
     exchange(s, &q, answer);
 }
 
+/* A value question past the frame limit (or the SUT's threshold) to a worker
+ * that takes shared files: by one (shm.h).  (To any other worker, one past
+ * the frame limit is not examined: "unsupported", never a pass, never the
+ * worker's fault.) */
+static void isolated_eval_shm(isolated *s, const bc_eval_request *req, bc_sut_answer *answer)
+{
+    char why[1024];
+    bc_wire_shm_plan plan;
+    if (bc_wire_plan_shm(req, &plan, why, sizeof why) == 0 &&
+        plan.size > ((int64_t)s->launch.memory_mb << 20)) {
+        /* the worker maps all of it: its memory limit must cover the file */
+        snprintf(why, sizeof why, "not examined: the question's shared file of %lld bytes is "
+                 "more than the worker's memory limit (--memory-mb %d), which must cover it",
+                 (long long)plan.size, s->launch.memory_mb);
+        answer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    bc_shm_file shm;
+    if (bc_shm_create(&shm, req, why, sizeof why) != 0) {
+        answer_with(answer, BC_SUT_UNSUPPORTED, why);
+        return;
+    }
+    atomic_fetch_add(&s->shm_questions, 1);
+    question q = {.params = req->params, .n = req->n, .req = req, .shm = &shm};
+    exchange(s, &q, answer);
+    bc_shm_close(&shm);
+}
+
+long bc_isolated_shm_questions(const bc_sut *sut)
+{
+    return bc_isolated_is(sut) ? atomic_load(&((isolated *)sut)->shm_questions) : 0;
+}
+
 static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *answer)
 {
     isolated *s = (isolated *)sut;
@@ -452,6 +518,17 @@ static void isolated_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_
     if (req->n < 0 || req->n > BC_WIRE_MAX_SHAPES || req->ninputs < 0 ||
         req->ninputs > BC_WIRE_MAX_SHAPES) {
         answer_with(answer, BC_SUT_UNSUPPORTED, "more shapes than the protocol carries");
+        return;
+    }
+    if ((s->caps.features & BC_WIRE_FEATURE_SHM) &&
+        bc_shm_wanted(req, s->protocol, s->shm_threshold)) {
+        isolated_eval_shm(s, req, answer);
+        return;
+    }
+    if (bc_shm_wanted(req, s->protocol, 0)) { /* past the frame limit */
+        answer_with(answer, BC_SUT_UNSUPPORTED,
+                    "not examined: the question does not fit a frame (wire/PROTOCOL.md) and the "
+                    "worker takes no shared-file questions (HELLO features bit 6)");
         return;
     }
     question q = {.params = req->params, .n = req->n, .req = req};
@@ -571,6 +648,8 @@ const bc_sut *bc_isolated_open(const char *name, const bc_proc_launch *launch,
     pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->interrupted, 0);
     atomic_init(&s->deadline_ms, 0);
+    atomic_init(&s->shm_questions, 0);
+    s->shm_threshold = opts->shm_threshold_bytes;
     int ok = 1;
     s->argv = copy_strings(launch->argv, &ok);
     s->env = copy_strings(launch->env, &ok);

@@ -21,6 +21,8 @@ void bc_isolated_interrupt(const bc_sut *sut);
 void bc_isolated_set_deadline(const bc_sut *sut, double monotonic_seconds);
 /* Its declared capabilities (NULL for any other SUT). */
 const bc_adapter_capabilities *bc_isolated_caps(const bc_sut *sut);
+/* How many value questions went to it by a shared file (EVAL_SHM). */
+long bc_isolated_shm_questions(const bc_sut *sut);
 /* The BC_PARTIAL_* it declared (0 for a worker of protocol 1). */
 unsigned bc_isolated_partial_caps(const bc_sut *sut);
 

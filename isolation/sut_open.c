@@ -18,8 +18,14 @@
 bc_sut_options bc_sut_options_default(void)
 {
     bc_sut_options o = {BC_SUT_DEFAULT_TIMEOUT_MS, BC_SUT_DEFAULT_MEMORY_MB, NULL,
-                        BC_SUT_DEFAULT_START_TIMEOUT_MS};
+                        BC_SUT_DEFAULT_START_TIMEOUT_MS, 0};
     return o;
+}
+
+int64_t bc_sut_question_limit(const bc_sut *sut)
+{
+    const bc_adapter_capabilities *caps = bc_isolated_caps(sut);
+    return !caps || (caps->features & BC_WIRE_FEATURE_SHM) ? 0 : (int64_t)BC_WIRE_MAX_PAYLOAD;
 }
 
 static int is_exec(const char *spec)

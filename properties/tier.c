@@ -48,11 +48,11 @@ int bc_value_tier_refusal(bc_value_tier t, int64_t max_bytes, int64_t max_questi
         return -1;
     }
     if (max_question_bytes > 0 && max_question_bytes < ((int64_t)1 << 31)) {
-        snprintf(why, cap, "the huge value tier runs in-process SUTs only (built-in ones): an "
-                 "out-of-process SUT (an adapter library or an exec: worker) takes questions of "
-                 "at most %lld bytes (the wire protocol's frame limit, wire/PROTOCOL.md), and a "
-                 "huge case's result alone is past 2^31 bytes; such a SUT is not examined on "
-                 "this tier",
+        snprintf(why, cap, "the huge value tier runs in-process SUTs (built-in ones) and workers "
+                 "that take shared-file questions (HELLO features bit 6, wire/PROTOCOL.md): "
+                 "this one takes questions of at most %lld bytes (the wire protocol's frame "
+                 "limit), and a huge case's result alone is past 2^31 bytes; such a SUT is not "
+                 "examined on this tier",
                  (long long)max_question_bytes);
         return -1;
     }

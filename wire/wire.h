@@ -45,8 +45,22 @@ typedef enum bc_wire_type {
     BC_WIRE_SHAPE = 0x10,  /* harness -> worker: a shape question */
     BC_WIRE_EVAL = 0x11,   /* harness -> worker: a value question */
     BC_WIRE_PSHAPE = 0x12, /* harness -> worker: a partial-shape question (protocol 2) */
+    BC_WIRE_EVAL_SHM = 0x13, /* harness -> worker: a value question in a shared file, only
+                                to a worker declaring BC_WIRE_FEATURE_SHM */
     BC_WIRE_ANSWER = 0x20  /* worker -> harness */
 } bc_wire_type;
+
+/* HELLO features bit 6 (after adapter.h's BC_ADAPTER_FEATURE_* bits 0 to 5):
+ * the worker takes EVAL_SHM questions, whose inputs and output live in a
+ * file the harness shares (wire/PROTOCOL.md, "EVAL_SHM").  A transport
+ * feature of the worker, never an adapter's: appended to protocol 3 the way
+ * bit 5 was (an older harness refuses the unknown bit, an older worker never
+ * sets it); a worker of protocol 1 or 2 may not set it. */
+#define BC_WIRE_FEATURE_SHM (1u << 6)
+#define BC_WIRE_KNOWN_FEATURES 0x7Fu
+/* Every region of a shared file starts at a multiple of this. */
+#define BC_WIRE_SHM_ALIGN 4096
+#define BC_WIRE_MAX_PATH 4095
 
 /* ANSWER flags */
 enum { BC_WIRE_RETIRE = 1u << 0 }; /* the worker exits after this answer */
@@ -115,7 +129,8 @@ typedef struct bc_wire_tensor {
     int64_t strides[BC_MAX_RANK];
     int64_t offset;
     int64_t nelem;
-    const unsigned char *bytes;
+    const unsigned char *bytes; /* EVAL_SHM: NULL until the worker maps the file */
+    int64_t file_offset;        /* EVAL_SHM: where its elements start in the file */
 } bc_wire_tensor;
 
 /* A question, as the worker decodes it. */
@@ -132,6 +147,13 @@ typedef struct bc_wire_question {
     int64_t out_capacity;
     int ninputs;
     bc_wire_tensor inputs[BC_WIRE_MAX_SHAPES];
+    /* EVAL_SHM: the shared file, and where the output goes in it: out_capacity
+     * elements from shm_out_offset, then shm_out_guard poison bytes that must
+     * stay poison.  The worker maps the file and sets each input's bytes. */
+    int shm;
+    char shm_path[BC_WIRE_MAX_PATH + 1];
+    int64_t shm_size, shm_out_offset, shm_out_guard;
+    unsigned char *shm_map; /* the worker's mapping of the file (not on the wire) */
 } bc_wire_question;
 
 typedef struct bc_wire_answer {
@@ -180,6 +202,37 @@ void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
  * an input is not a valid view (then b is unusable). */
 int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
                         uint32_t protocol, char *why, size_t cap);
+/* Where an input's bytes come from, as bc_wire_encode_eval ships them:
+ * elements [first, end) from t->data, then `margin` elements of poison
+ * (protocol 3 and later; 0 before).  Returns 0, or -1 with why if t is not a
+ * valid view. */
+typedef struct bc_wire_span {
+    int64_t first, end, margin;
+} bc_wire_span;
+int bc_wire_input_span(const bc_tensor *t, int index, uint32_t protocol, bc_wire_span *span,
+                       char *why, size_t cap);
+
+/* The bytes an EVAL frame for req would carry (inputs and their margins
+ * with the fixed fields), and the bytes of its answer's output; -1 if an
+ * input is not a valid view. */
+int64_t bc_wire_eval_bytes(const bc_eval_request *req, uint32_t protocol, int64_t *answer_bytes);
+
+/* The layout of a shared file for an EVAL_SHM question: each input's span
+ * (as in-frame, with its poison margin) in its own region, then the output
+ * and BC_GUARD_OUTPUT_MARGIN guard bytes; every region at a multiple of
+ * BC_WIRE_SHM_ALIGN, every byte that is not an input element poison. */
+typedef struct bc_wire_shm_plan {
+    bc_wire_span spans[BC_WIRE_MAX_SHAPES];
+    int64_t input_offset[BC_WIRE_MAX_SHAPES]; /* bytes from the file's start */
+    int64_t input_bytes[BC_WIRE_MAX_SHAPES];  /* elements and margin, in bytes */
+    int64_t out_offset, out_bytes, out_guard;
+    int64_t size; /* of the whole file */
+} bc_wire_shm_plan;
+int bc_wire_plan_shm(const bc_eval_request *req, bc_wire_shm_plan *plan, char *why, size_t cap);
+/* An EVAL_SHM frame for req laid out by plan in the file at path. */
+void bc_wire_encode_eval_shm(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                             const bc_wire_shm_plan *plan, const char *path);
+
 /* a->out / a->nbytes are the output bytes (0 for a shape answer). */
 void bc_wire_encode_answer(bc_wbuf *b, uint32_t seq, const bc_wire_answer *a);
 

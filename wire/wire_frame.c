@@ -16,6 +16,7 @@ const char *bc_wire_type_name(unsigned type)
     case BC_WIRE_SHAPE: return "SHAPE";
     case BC_WIRE_EVAL: return "EVAL";
     case BC_WIRE_PSHAPE: return "PSHAPE";
+    case BC_WIRE_EVAL_SHM: return "EVAL_SHM";
     case BC_WIRE_ANSWER: return "ANSWER";
     default: return "unknown";
     }
@@ -122,7 +123,8 @@ static uint32_t get_le(const unsigned char *p, int bytes)
 static int known_type(unsigned type)
 {
     return type == BC_WIRE_HELLO || type == BC_WIRE_FATAL || type == BC_WIRE_SHAPE ||
-           type == BC_WIRE_EVAL || type == BC_WIRE_PSHAPE || type == BC_WIRE_ANSWER;
+           type == BC_WIRE_EVAL || type == BC_WIRE_PSHAPE || type == BC_WIRE_EVAL_SHM ||
+           type == BC_WIRE_ANSWER;
 }
 
 /* The printable form of a few stray bytes, for "junk" diagnoses. */

@@ -236,7 +236,8 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
     str(&r, "the version", h->version, BC_WIRE_MAX_NAME);
     str(&r, "the description", h->description, BC_WIRE_MAX_DESCRIPTION);
     bc_adapter_capabilities *c = &h->caps;
-    c->features = mask(&r, "features", 0x3Fu); /* bit 5: matmul values */
+    /* bit 5: matmul values; bit 6: shared-file questions (EVAL_SHM) */
+    c->features = mask(&r, "features", BC_WIRE_KNOWN_FEATURES);
     c->rules = mask(&r, "rules", (1u << BC_RULE_COUNT) - 1);
     c->profiles = mask(&r, "profiles", (1u << BC_PROFILE_COUNT) - 1);
     c->ops = mask(&r, "ops", (1u << BC_OP_COUNT) - 1);
@@ -252,6 +253,12 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
         snprintf(why, cap, "bad HELLO frame: max_operands %d needs protocol version %u; "
                  "version %u declares at most %d", c->max_operands,
                  BC_WIRE_PROTOCOL_MANY_OPERANDS, h->protocol, BC_WIRE_V3_MAX_SHAPES);
+        return -1;
+    }
+    if (h->protocol < BC_WIRE_PROTOCOL_LAYOUT && (c->features & BC_WIRE_FEATURE_SHM)) {
+        snprintf(why, cap, "bad HELLO frame: features bit 6 (shared-file questions) needs "
+                 "protocol version %u or later; the worker says %u", BC_WIRE_PROTOCOL_LAYOUT,
+                 h->protocol);
         return -1;
     }
     if (!h->name[0]) {
@@ -342,8 +349,8 @@ void bc_wire_encode_shape(bc_wbuf *b, uint32_t seq, const bc_params *p, int n,
  * element; a view with no elements keeps its offset over poison.  For a
  * worker of protocol 1 or 2 (!as_laid_out): only the elements the view
  * reaches, rebased to the first, as those versions promised. */
-static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, int as_laid_out, char *why,
-                      size_t cap)
+int bc_wire_input_span(const bc_tensor *t, int index, uint32_t protocol, bc_wire_span *span,
+                       char *why, size_t cap)
 {
     bc_error err;
     int64_t numel, lo = 0, hi = 0;
@@ -351,41 +358,55 @@ static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, int as_laid_out
         snprintf(why, cap, "input %d cannot be sent: %s", index, err.message);
         return -1;
     }
-    int64_t first, end; /* the elements shipped from t->data: [first, end) */
+    const int as_laid_out = protocol >= BC_WIRE_PROTOCOL_LAYOUT;
     int reaches = bc_tensor_extent(t, &lo, &hi);
     if (!as_laid_out) {
-        first = reaches ? lo : t->offset;
-        end = reaches ? hi + 1 : first;
+        span->first = reaches ? lo : t->offset;
+        span->end = reaches ? hi + 1 : span->first;
     } else if (reaches) {
-        first = lo < 0 ? lo : 0;
-        end = hi + 1;
+        span->first = lo < 0 ? lo : 0;
+        span->end = hi + 1;
     } else {
-        first = t->offset < 0 ? t->offset : 0;
-        end = t->offset > 0 ? t->offset : 0;
+        span->first = t->offset < 0 ? t->offset : 0;
+        span->end = t->offset > 0 ? t->offset : 0;
     }
-    size_t size = bc_dtype_size(t->dtype);
-    int64_t margin = as_laid_out ? (int64_t)(BC_GUARD_MARGIN / size) : 0;
+    span->margin = as_laid_out ? (int64_t)(BC_GUARD_MARGIN / bc_dtype_size(t->dtype)) : 0;
+    return 0;
+}
+
+/* An input's header: everything but its elements. */
+static void put_tensor_header(bc_wbuf *b, const bc_tensor *t, const bc_wire_span *span)
+{
     bc_wbuf_u32(b, (uint32_t)t->dtype);
     bc_wbuf_u32(b, (uint32_t)t->rank);
     for (int k = 0; k < t->rank; k++)
         bc_wbuf_i64(b, t->dims[k]);
     for (int k = 0; k < t->rank; k++)
         bc_wbuf_i64(b, t->strides[k]);
-    bc_wbuf_i64(b, t->offset - first);
-    bc_wbuf_i64(b, end - first + margin);
-    if (end > first)
-        bc_wbuf_bytes(b, (const char *)t->data + first * (int64_t)size,
-                      (size_t)(end - first) * size);
+    bc_wbuf_i64(b, t->offset - span->first);
+    bc_wbuf_i64(b, span->end - span->first + span->margin);
+}
+
+static int put_tensor(bc_wbuf *b, const bc_tensor *t, int index, uint32_t protocol, char *why,
+                      size_t cap)
+{
+    bc_wire_span span;
+    if (bc_wire_input_span(t, index, protocol, &span, why, cap) != 0)
+        return -1;
+    size_t size = bc_dtype_size(t->dtype);
+    put_tensor_header(b, t, &span);
+    if (span.end > span.first)
+        bc_wbuf_bytes(b, (const char *)t->data + span.first * (int64_t)size,
+                      (size_t)(span.end - span.first) * size);
     unsigned char poison[BC_GUARD_MARGIN];
     memset(poison, BC_GUARD_POISON, sizeof poison);
-    bc_wbuf_bytes(b, poison, (size_t)margin * size);
+    bc_wbuf_bytes(b, poison, (size_t)span.margin * size);
     return 0;
 }
 
-int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
-                        uint32_t protocol, char *why, size_t cap)
+/* The fields before the inputs, the same in EVAL and EVAL_SHM. */
+static void put_eval_head(bc_wbuf *b, const bc_eval_request *req)
 {
-    bc_wbuf_frame_begin(b, BC_WIRE_EVAL, seq);
     bc_wbuf_u32(b, (uint32_t)req->kind);
     bc_wbuf_u32(b, (uint32_t)req->op);
     bc_wbuf_u32(b, (uint32_t)req->operand);
@@ -393,9 +414,16 @@ int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
     put_shapes(b, req->n, req->shapes);
     bc_wbuf_u32(b, (uint32_t)req->out_dtype);
     bc_wbuf_i64(b, req->out_capacity);
+}
+
+int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                        uint32_t protocol, char *why, size_t cap)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_EVAL, seq);
+    put_eval_head(b, req);
     bc_wbuf_u32(b, (uint32_t)req->ninputs);
     for (int i = 0; i < req->ninputs; i++)
-        if (put_tensor(b, &req->inputs[i], i, protocol >= BC_WIRE_PROTOCOL_LAYOUT, why, cap) != 0)
+        if (put_tensor(b, &req->inputs[i], i, protocol, why, cap) != 0)
             return -1;
     if (bc_wbuf_frame_end(b) != 0) {
         snprintf(why, cap, "the question does not fit a frame (limit %u bytes) or memory",
@@ -403,6 +431,91 @@ int bc_wire_encode_eval(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
         return -1;
     }
     return 0;
+}
+
+/* a + b into *sum, or -1 past INT64_MAX (the sizes here are all >= 0). */
+static int add_bytes(int64_t *sum, int64_t a, int64_t b)
+{
+    return __builtin_add_overflow(a, b, sum) ? -1 : 0;
+}
+
+/* n elements of `size` bytes, or -1 past INT64_MAX. */
+static int64_t times(int64_t n, size_t size)
+{
+    int64_t bytes;
+    return n < 0 || __builtin_mul_overflow(n, (int64_t)size, &bytes) ? -1 : bytes;
+}
+
+int64_t bc_wire_eval_bytes(const bc_eval_request *req, uint32_t protocol, int64_t *answer_bytes)
+{
+    char why[256];
+    /* the fixed fields (params, the shapes, each input's header), generously */
+    int64_t total = 4096 + (int64_t)req->n * (4 + 8 * BC_MAX_RANK) +
+                    (int64_t)req->ninputs * (40 + 16 * BC_MAX_RANK);
+    int64_t out = times(req->out_capacity, bc_dtype_size(req->out_dtype));
+    for (int i = 0; i < req->ninputs; i++) {
+        bc_wire_span span;
+        if (bc_wire_input_span(&req->inputs[i], i, protocol, &span, why, sizeof why) != 0)
+            return -1;
+        int64_t bytes = times(span.end - span.first + span.margin,
+                              bc_dtype_size(req->inputs[i].dtype));
+        if (bytes < 0 || add_bytes(&total, total, bytes) != 0)
+            return -1;
+    }
+    *answer_bytes = out < 0 ? INT64_MAX : out;
+    return total;
+}
+
+/* x rounded up to a multiple of BC_WIRE_SHM_ALIGN, or -1 past INT64_MAX. */
+static int64_t aligned(int64_t x)
+{
+    int64_t up;
+    return __builtin_add_overflow(x, BC_WIRE_SHM_ALIGN - 1, &up) ? -1
+                                                                 : up / BC_WIRE_SHM_ALIGN * BC_WIRE_SHM_ALIGN;
+}
+
+int bc_wire_plan_shm(const bc_eval_request *req, bc_wire_shm_plan *plan, char *why, size_t cap)
+{
+    memset(plan, 0, sizeof *plan);
+    int64_t at = 0;
+    for (int i = 0; i < req->ninputs; i++) {
+        bc_wire_span *span = &plan->spans[i];
+        if (bc_wire_input_span(&req->inputs[i], i, BC_WIRE_PROTOCOL_LAYOUT, span, why, cap) != 0)
+            return -1;
+        plan->input_offset[i] = at;
+        plan->input_bytes[i] = times(span->end - span->first + span->margin,
+                                     bc_dtype_size(req->inputs[i].dtype));
+        if (plan->input_bytes[i] < 0 || add_bytes(&at, at, plan->input_bytes[i]) != 0 ||
+            (at = aligned(at)) < 0)
+            goto too_large;
+    }
+    plan->out_offset = at;
+    plan->out_bytes = times(req->out_capacity, bc_dtype_size(req->out_dtype));
+    plan->out_guard = BC_GUARD_OUTPUT_MARGIN;
+    if (plan->out_bytes < 0 || add_bytes(&at, at, plan->out_bytes) != 0 ||
+        add_bytes(&at, at, plan->out_guard) != 0 || (plan->size = aligned(at)) < 0)
+        goto too_large;
+    return 0;
+too_large:
+    snprintf(why, cap, "the question's buffers pass 2^63 bytes");
+    return -1;
+}
+
+void bc_wire_encode_eval_shm(bc_wbuf *b, uint32_t seq, const bc_eval_request *req,
+                             const bc_wire_shm_plan *plan, const char *path)
+{
+    bc_wbuf_frame_begin(b, BC_WIRE_EVAL_SHM, seq);
+    put_eval_head(b, req);
+    bc_wbuf_str(b, path, BC_WIRE_MAX_PATH);
+    bc_wbuf_i64(b, plan->size);
+    bc_wbuf_i64(b, plan->out_offset);
+    bc_wbuf_i64(b, plan->out_guard);
+    bc_wbuf_u32(b, (uint32_t)req->ninputs);
+    for (int i = 0; i < req->ninputs; i++) {
+        put_tensor_header(b, &req->inputs[i], &plan->spans[i]);
+        bc_wbuf_i64(b, plan->input_offset[i]);
+    }
+    bc_wbuf_frame_end(b);
 }
 
 /* Every element the view reaches lies in [0, nelem), with overflow checks. */
@@ -425,7 +538,7 @@ static void check_reach(rd *r, const bc_wire_tensor *t, int index)
              (long long)lo, (long long)hi, (long long)t->nelem);
 }
 
-static void get_tensor(rd *r, bc_wire_tensor *t, int index)
+static void get_tensor(rd *r, bc_wire_tensor *t, int index, const bc_wire_question *q)
 {
     char field[48];
     snprintf(field, sizeof field, "the dtype of input %d", index);
@@ -444,6 +557,18 @@ static void get_tensor(rd *r, bc_wire_tensor *t, int index)
     t->offset = i64(r, "an input's offset");
     t->nelem = i64(r, "an input's element count");
     size_t size = bc_dtype_size(t->dtype);
+    if (q->shm) { /* the elements are in the file, from file_offset */
+        t->bytes = NULL;
+        t->file_offset = i64(r, "an input's file offset");
+        int64_t bytes = times(t->nelem, size), end;
+        if (!r->failed && (t->file_offset < 0 || bytes < 0 ||
+                           add_bytes(&end, t->file_offset, bytes) != 0 || end > q->shm_size))
+            fail(r, "input %d: %lld elements at byte %lld of a file of %lld bytes", index,
+                 (long long)t->nelem, (long long)t->file_offset, (long long)q->shm_size);
+        if (!r->failed)
+            check_reach(r, t, index);
+        return;
+    }
     if (!r->failed && (t->nelem < 0 || (uint64_t)t->nelem > (r->len - r->pos) / size)) {
         fail(r, "input %d says it carries %lld elements, %zu bytes are left", index,
              (long long)t->nelem, r->len - r->pos);
@@ -452,6 +577,25 @@ static void get_tensor(rd *r, bc_wire_tensor *t, int index)
     t->bytes = take(r, (size_t)t->nelem * size, "an input's elements");
     if (!r->failed)
         check_reach(r, t, index);
+}
+
+/* EVAL_SHM's file: its path, size, and the output's place with its guard,
+ * inside the file. */
+static void get_shm_file(rd *r, bc_wire_question *q)
+{
+    str(r, "the shared file's path", q->shm_path, BC_WIRE_MAX_PATH);
+    if (!r->failed && !q->shm_path[0])
+        fail(r, "the shared file's path is empty");
+    q->shm_size = i64(r, "the shared file's size");
+    q->shm_out_offset = i64(r, "the output's file offset");
+    q->shm_out_guard = i64(r, "the output's guard");
+    int64_t bytes = times(q->out_capacity, bc_dtype_size(q->out_dtype)), end;
+    if (!r->failed && (q->shm_size <= 0 || q->shm_out_offset < 0 || q->shm_out_guard < 0 ||
+                       bytes < 0 || add_bytes(&end, q->shm_out_offset, bytes) != 0 ||
+                       add_bytes(&end, end, q->shm_out_guard) != 0 || end > q->shm_size))
+        fail(r, "an output of %lld bytes and %lld guard bytes at byte %lld of a file of %lld "
+             "bytes", (long long)bytes, (long long)q->shm_out_guard,
+             (long long)q->shm_out_offset, (long long)q->shm_size);
 }
 
 static int inputs_wanted(bc_value_op kind, int n)
@@ -466,9 +610,10 @@ int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,
                             bc_wire_question *q, char *why, size_t cap)
 {
     rd r = reader(bc_wire_type_name(type), p, len, why, cap);
-    q->is_eval = type == BC_WIRE_EVAL;
-    if (type != BC_WIRE_SHAPE && type != BC_WIRE_EVAL) {
-        snprintf(why, cap, "expected a SHAPE or EVAL frame, got %s (0x%02x)",
+    q->shm = type == BC_WIRE_EVAL_SHM;
+    q->is_eval = type == BC_WIRE_EVAL || q->shm;
+    if (type != BC_WIRE_SHAPE && !q->is_eval) {
+        snprintf(why, cap, "expected a SHAPE, EVAL or EVAL_SHM frame, got %s (0x%02x)",
                  bc_wire_type_name(type), type);
         return -1;
     }
@@ -486,11 +631,13 @@ int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,
             fail(&r, "the output capacity is %lld", (long long)q->out_capacity);
         if (!r.failed && q->kind == BC_VALUE_SUM_TO_SHAPE && (q->operand < 0 || q->operand >= q->n))
             fail(&r, "sum-to-shape of operand %d of %d shapes", q->operand, q->n);
+        if (q->shm)
+            get_shm_file(&r, q);
         q->ninputs = (int)below(&r, "the number of inputs", BC_WIRE_MAX_SHAPES + 1);
         if (!r.failed && q->ninputs != inputs_wanted(q->kind, q->n))
             fail(&r, "%d inputs, the question needs %d", q->ninputs, inputs_wanted(q->kind, q->n));
         for (int i = 0; i < q->ninputs && !r.failed; i++)
-            get_tensor(&r, &q->inputs[i], i);
+            get_tensor(&r, &q->inputs[i], i, q);
     }
     return finish(&r);
 }

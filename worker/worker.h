@@ -40,6 +40,15 @@ void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello);
 void bc_worker_answer(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire_question *q,
                       bc_wire_answer *a);
 
+/* ---- shared-file questions (worker_shm.c) ------------------------------ */
+
+/* Maps q's shared file (EVAL_SHM) and points each input's bytes and
+ * q->shm_map into it.  0, or -1 with why. */
+int bc_worker_shm_map(bc_wire_question *q, char *why, size_t cap);
+void bc_worker_shm_unmap(bc_wire_question *q);
+/* 1 if the output's guard bytes in the file are all still poison. */
+int bc_worker_shm_guard_intact(const bc_wire_question *q);
+
 /* ---- faults in guarded memory (worker_fault.c) ------------------------- */
 
 typedef struct bc_worker_fault {

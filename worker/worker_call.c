@@ -128,6 +128,17 @@ static int prepare_eval(bc_guard_pool *pool, const bc_wire_question *q, bc_adapt
     if ((uint64_t)q->out_capacity > (SIZE_MAX / 2) / osize)
         return -1;
     *out_bytes = (size_t)q->out_capacity * osize;
+    if (q->shm) {
+        /* in the shared file, where the harness put them (worker_shm.c): a
+         * huge question is not copied; its margins and guard are poison */
+        for (int i = 0; i < q->ninputs; i++) {
+            const bc_wire_tensor *t = &q->inputs[i];
+            in[i] = (bc_adapter_tensor){(uint32_t)t->dtype, t->rank, t->dims, t->strides,
+                                        (void *)t->bytes, t->offset};
+        }
+        *out = q->shm_map + q->shm_out_offset;
+        return 0;
+    }
     for (int i = 0; i < q->ninputs; i++) {
         const bc_wire_tensor *t = &q->inputs[i];
         size_t bytes = (size_t)t->nelem * bc_dtype_size(t->dtype);
@@ -193,9 +204,9 @@ static void eval(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire
         a->flags = BC_WIRE_RETIRE; /* it stopped mid-call: its state is suspect */
         return;
     }
-    if (!bc_guard_intact(pool, out)) {
+    if (q->shm ? !bc_worker_shm_guard_intact(q) : !bc_guard_intact(pool, out)) {
         /* a write into the poison around the output, short of the gaps */
-        int after = 0;
+        int after = q->shm;
         for (size_t i = 0; i < BC_GUARD_OUTPUT_MARGIN && !after; i++)
             after = out[out_bytes + i] != BC_GUARD_POISON;
         snprintf(text, sizeof text, "the adapter wrote %s its output buffer (%lld %s elements)",
@@ -206,8 +217,9 @@ static void eval(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire
         return;
     }
     take_answer(r, a);
-    a->nbytes = bc_wire_expected_output(a, q->out_dtype, q->out_capacity);
-    a->out = out;
+    /* EVAL_SHM: the output is already in the shared file */
+    a->nbytes = q->shm ? 0 : bc_wire_expected_output(a, q->out_dtype, q->out_capacity);
+    a->out = q->shm ? NULL : out;
 }
 
 void bc_worker_answer(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire_question *q,

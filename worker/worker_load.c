@@ -140,4 +140,7 @@ void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello)
     snprintf(hello->description, sizeof hello->description, "%s",
              ad->desc->description ? ad->desc->description : "");
     hello->caps = ad->desc->caps;
+    /* and takes value questions in a shared file (EVAL_SHM, worker_shm.c):
+     * a transport feature of this program, never the adapter's */
+    hello->caps.features |= BC_WIRE_FEATURE_SHM;
 }

@@ -184,8 +184,15 @@ int main(int argc, char **argv)
             status = fatal(proto_out, why);
             break;
         }
-        bc_worker_answer(&ad, pool, q, ans);
-        bc_wire_encode_answer(&out, h.seq, ans);
+        if (q->shm && bc_worker_shm_map(q, why, sizeof why) != 0) {
+            memset(ans, 0, sizeof *ans); /* no room to map it: not the adapter's doing */
+            ans->status = BC_SUT_UNSUPPORTED;
+            snprintf(ans->message, sizeof ans->message, "%s", why);
+        } else {
+            bc_worker_answer(&ad, pool, q, ans);
+        }
+        bc_wire_encode_answer(&out, h.seq, ans); /* an EVAL_SHM answer's output is in the file */
+        bc_worker_shm_unmap(q);
         if (send_frame(proto_out, &out) != 0)
             status = 1;
         else if (ans->flags & BC_WIRE_RETIRE)

@@ -55,6 +55,10 @@ typedef struct bc_sut_options {
     int start_timeout_ms;    /* a worker's time from its start to its HELLO (the first
                                 one's, and every restart's); <= 0: the default; never
                                 less than timeout_ms */
+    int64_t shm_threshold_bytes; /* a value question whose frame or answer would pass this
+                                    goes by a shared file to a worker that takes one
+                                    (wire/PROTOCOL.md, EVAL_SHM); <= 0: the frame limit,
+                                    so only what no frame carries (tests give less) */
 } bc_sut_options;
 
 bc_sut_options bc_sut_options_default(void);
@@ -77,6 +81,11 @@ int bc_named_sut_resolve(const char *name, char *spec, size_t cap, char *manifes
  * ABI version mismatch or a bad descriptor fail here.  Returns NULL and
  * writes why[cap] (one line naming the spec and the reason). */
 const bc_sut *bc_sut_open(const char *spec, const bc_sut_options *opts, char *why, size_t cap);
+
+/* The most bytes one value question to sut may carry: 0 (no limit) for a
+ * built-in SUT (in process) and for a worker that takes shared-file
+ * questions; the wire protocol's frame limit for any other. */
+int64_t bc_sut_question_limit(const bc_sut *sut);
 
 /* Stops the SUT's workers and frees it.  No other thread may be using it.
  * NULL and built-in SUTs are ignored. */

@@ -23,6 +23,7 @@ symbol it makes up is a number above len(symbols)).  Each raises Rejected (not b
 one), Unsupported (the library cannot answer this one), or anything else (the
 library failed: answered as an internal error with the exception's text).
 """
+import mmap
 import os
 import struct
 import sys
@@ -35,6 +36,7 @@ import sys
 PROTOCOL_VERSION = 4
 PROTOCOL_MANY_OPERANDS = 4
 HELLO, FATAL, SHAPE, EVAL, PSHAPE, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x12, 0x20
+EVAL_SHM = 0x13  # a value question in a shared file: only to a worker declaring FEATURE_SHM
 MAX_PAYLOAD = 256 << 20
 
 # ---- enum values, fixed by include/broadcheck/adapter.h --------------------
@@ -59,6 +61,11 @@ VALUE_ELEMENTWISE, VALUE_SELECT, VALUE_BROADCAST, VALUE_SUM_TO_SHAPE, VALUE_MATM
 FEATURE_SHAPE, FEATURE_ELEMENTWISE, FEATURE_SELECT, FEATURE_BROADCAST, \
     FEATURE_SUM_TO_SHAPE = 1, 2, 4, 8, 16
 FEATURE_MATMUL = 32  # appended to protocol 3, like rule 7: an older harness refuses the bit
+# Takes EVAL_SHM questions (PROTOCOL.md, "EVAL_SHM"): a transport feature, which
+# serve() implements for any eval_fn; appended the same way as FEATURE_MATMUL.
+# Declare it only with --memory-mb room for the mapping (the worker maps the
+# whole file: a huge question's inputs and output).
+FEATURE_SHM = 64
 
 OK, REJECTED, UNSUPPORTED, INTERNAL_ERROR = range(4)
 
@@ -117,9 +124,12 @@ class Tensor:
     Element (i0, ...) is element number offset + sum(i_k * strides[k]) of
     `data`; strides may be negative, 0 or leave gaps."""
 
-    def __init__(self, dtype, dims, strides, offset, nelem, data):
+    def __init__(self, dtype, dims, strides, offset, nelem, data, shared=False):
         self.dtype, self.dims, self.strides = dtype, dims, strides
         self.offset, self.nelem, self.data = offset, nelem, data
+        # shared: data is a read-only view of the harness's shared file (EVAL_SHM),
+        # its first element at a multiple of 4096 bytes: aligned, no copy needed
+        self.shared = shared
 
     def numel(self):
         n = 1
@@ -169,6 +179,8 @@ class EvalRequest:
         self.kind, self.op, self.operand = kind, op, operand
         self.params, self.shapes = params, shapes
         self.out_dtype, self.capacity, self.inputs = out_dtype, capacity, inputs
+        # EVAL_SHM: the mapped file (an mmap) and where the output goes in it
+        self.shm, self.out_offset = None, 0
 
 
 class Capabilities:
@@ -278,6 +290,44 @@ def decode_eval(payload):
     return EvalRequest(kind, op, operand, params, shapes, out_dtype, capacity, inputs)
 
 
+def decode_eval_shm(payload):
+    """An EVAL_SHM payload, its file mapped: each input's data is a read-only
+    memoryview of the file; the output goes at req.out_offset of req.shm."""
+    r = _Reader(payload)
+    kind, op, operand = r.take("<IIi")
+    params, shapes = _read_params(r)
+    out_dtype, capacity = r.take("<Iq")
+    path = bytes(r.raw(r.take("<I"))).decode("utf-8")
+    size, out_offset, guard, ninputs = r.take("<qqqI")
+    if out_dtype >= len(DTYPE_SIZE) or size <= 0 or out_offset < 0 or guard < 0 or \
+            out_offset + capacity * DTYPE_SIZE[out_dtype] + guard > size:
+        raise ValueError("bad shared file: %d bytes, output at %d" % (size, out_offset))
+    headers = []
+    for _ in range(ninputs):
+        dtype, rank = r.take("<II")
+        if dtype >= len(DTYPE_SIZE) or rank > MAX_RANK:
+            raise ValueError("bad tensor header: dtype %d, rank %d" % (dtype, rank))
+        dims, strides = r.ints(rank), r.ints(rank)
+        offset, nelem, at = r.take("<qqq")
+        if nelem < 0 or at < 0 or at + nelem * DTYPE_SIZE[dtype] > size:
+            raise ValueError("input of %d elements at byte %d of %d" % (nelem, at, size))
+        headers.append((dtype, dims, strides, offset, nelem, at))
+    r.done()
+    try:
+        with open(path, "r+b") as f:  # the mapping keeps the file
+            shm = mmap.mmap(f.fileno(), size)
+    except (OSError, ValueError) as e:  # no room to map it: not the library's doing
+        raise Unsupported("cannot map the shared file of %d bytes: %s" % (size, e))
+    view = memoryview(shm).toreadonly()
+    inputs = [Tensor(dtype, dims, strides, offset, nelem,
+                     view[at:at + nelem * DTYPE_SIZE[dtype]], shared=True)
+              for dtype, dims, strides, offset, nelem, at in headers]
+    req = EvalRequest(kind, op, operand, params, shapes, out_dtype, capacity, inputs)
+    req.shm, req.out_offset = shm, out_offset
+    req.input_offsets = [h[5] for h in headers]
+    return req
+
+
 # ---- encoding ------------------------------------------------------------------
 
 def _text(s, limit):
@@ -373,7 +423,7 @@ class Channel:
                 return 2
             kind, seq, length = struct.unpack("<HII", head[2:])
             payload = self._read_exact(length) if length <= MAX_PAYLOAD else b""
-            if kind not in (SHAPE, EVAL, PSHAPE) or len(payload) != length:
+            if kind not in (SHAPE, EVAL, PSHAPE, EVAL_SHM) or len(payload) != length:
                 sys.stderr.write("bcwire: unexpected frame 0x%x of %d bytes\n" % (kind, length))
                 return 2
             if kind == PSHAPE:
@@ -383,23 +433,75 @@ class Channel:
 
 
 def _respond(kind, payload, shape_fn, eval_fn):
+    req = None
     try:
         if kind == SHAPE:
             return encode_answer(OK, shape=shape_fn(*decode_shape(payload)))
-        req = decode_eval(payload)
+        req = decode_eval_shm(payload) if kind == EVAL_SHM else decode_eval(payload)
         shape, out = eval_fn(req)
         count = 1
         for d in shape:
             count *= d
         # The harness has room for the reference's result only; a larger
         # answer is caught by its shape, so its values are not sent.
-        return encode_answer(OK, shape=shape, out=out if count <= req.capacity else b"")
+        if out is IN_PLACE:  # computed into shm_output's array
+            if req.shm is None or count > req.capacity:
+                raise RuntimeError("an answer said to be in place for a question without room")
+            out = b""
+        elif count > req.capacity:
+            out = b""
+        elif req.shm is not None:  # the output goes into the shared file
+            if len(out) != count * DTYPE_SIZE[req.out_dtype]:
+                raise RuntimeError("the worker computed %d output bytes for %d elements"
+                                   % (len(out), count))
+            req.shm[req.out_offset:req.out_offset + len(out)] = out
+            out = b""
+        return encode_answer(OK, shape=shape, out=out)
     except Rejected as e:
         return encode_answer(REJECTED, e.kind, message=" ".join(str(e).split()))
     except Unsupported as e:
         return encode_answer(UNSUPPORTED, message=str(e))
+    except MemoryError as e:
+        if req is None or req.shm is None:
+            return encode_answer(INTERNAL_ERROR, message=_one_line(e))
+        # a huge question past the worker's memory limit: the limit's doing,
+        # not the library's (never a pass either)
+        return encode_answer(UNSUPPORTED, message="not examined: the worker ran out of memory "
+                             "on a shared-file question (--memory-mb covers the file and the "
+                             "library's own arrays): " + _one_line(e))
     except Exception as e:  # the library (or this adapter) failed: say how, carry on
         return encode_answer(INTERNAL_ERROR, message=_one_line(e))
+    finally:
+        _unmap(req)
+
+
+# What eval_fn returns instead of the output's bytes when it computed them in
+# place, into shm_output's array (an EVAL_SHM question only).
+IN_PLACE = object()
+
+
+def shm_output(req, numpy, shape, dtype):
+    """For an EVAL_SHM question: the output's room in the shared file as a
+    writable NumPy array of `shape` and `dtype` (the question's out_dtype), for
+    a library that computes in place (numpy's ufuncs with out=: a huge result
+    is then not held twice); eval_fn returns (shape, IN_PLACE).  None for a
+    question that came in a frame, or a shape past the harness's room."""
+    count = numel(shape)
+    if req.shm is None or count > req.capacity or dtype.itemsize != DTYPE_SIZE[req.out_dtype]:
+        return None
+    return numpy.frombuffer(req.shm, dtype, count, req.out_offset).reshape(shape)
+
+
+def _unmap(req):
+    """Lets go of an EVAL_SHM question's file: closed now, or (while a view
+    of it is still alive) when the last one goes."""
+    if req is None or req.shm is None:
+        return
+    shm, req.shm, req.inputs = req.shm, None, []
+    try:
+        shm.close()
+    except BufferError:
+        pass
 
 
 def _respond_partial(payload, partial_fn):
@@ -445,7 +547,11 @@ def array_answer(library, a, dtype, out_dtype):
     if a.dtype != dtype:
         raise RuntimeError("%s computed %s, the question is for %s"
                            % (library, a.dtype, DTYPE_NAMES[out_dtype]))
-    return list(a.shape), a.tobytes(order="C")
+    # the bytes as a view of a C-contiguous array (a copy only if a is not
+    # one): a huge result is not held twice
+    import numpy  # the caller has it: a is a NumPy array
+    c = numpy.ascontiguousarray(a)
+    return list(a.shape), c.reshape(-1).view(numpy.uint8).data
 
 
 def numel(shape):

@@ -189,7 +189,9 @@ def to_array(t):
     dt = NP_DTYPES[t.dtype]
     if t.numel() == 0 or t.nelem == 0:
         return np.empty(t.dims, dt)
-    buf = np.frombuffer(t.data, dt).copy()
+    buf = np.frombuffer(t.data, dt)
+    if not t.shared:  # a shared file's inputs are aligned already (and may be huge)
+        buf = buf.copy()
     return as_strided(buf[t.offset:], shape=t.dims,
                       strides=[s * dt.itemsize for s in t.strides], writeable=False)
 
@@ -205,8 +207,24 @@ def ufunc_for(op, dtype):
             np.equal, np.less, np.logical_and, np.logical_or)[op]
 
 
+# Ops whose result has the operands' dtype (bool too: or, and, max, min; sub
+# on bool raises either way): computed in place into a shared file's output,
+# their values are the same as NumPy's own result's.
+IN_PLACE_OPS = (w.ADD, w.SUB, w.MUL, w.MAX, w.MIN)
+
+
 def elementwise(req, arrays):
     f = ufunc_for(req.op, req.inputs[0].dtype)
+    if req.shm is not None and req.params.rule == w.RULE_NUMPY and len(arrays) == 2 and \
+            req.op in IN_PLACE_OPS:
+        # a shared-file question (a huge one): NumPy writes the result into
+        # the file, not into an array of its own copied there after
+        dt = NP_DTYPES[req.out_dtype]
+        shape = list(numpy_call(np.broadcast_shapes, *[a.shape for a in arrays]))
+        out = w.shm_output(req, np, shape, dt)
+        if out is not None and arrays[0].dtype == dt and arrays[1].dtype == dt:
+            numpy_call(f, arrays[0], arrays[1], out=out)
+            return w.IN_PLACE
     if req.params.rule == w.RULE_ONNX_UNI:
         # out= fixes the result to A's shape: B (and A) broadcast onto it only.
         w.check_operand_count(req.shapes, 2)
@@ -237,6 +255,8 @@ def evaluate(req):
     arrays = [to_array(t) for t in req.inputs]
     if req.kind == w.VALUE_ELEMENTWISE:
         r = elementwise(req, arrays)
+        if r is w.IN_PLACE:
+            return list(np.broadcast_shapes(*[a.shape for a in arrays])), w.IN_PLACE
     elif req.kind == w.VALUE_SELECT:
         if req.params.rule == w.RULE_NONE:
             w.require_equal_shapes(req.shapes, "NumPy")
@@ -256,7 +276,7 @@ CAPS = w.Capabilities(
     "NumPy %s: broadcast_shapes, broadcast_to, ufuncs, where, sum over broadcast axes, "
     "matmul (rule none: equal shapes only)" % np.__version__,
     features=w.FEATURE_SHAPE | w.FEATURE_ELEMENTWISE | w.FEATURE_SELECT |
-    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL,
+    w.FEATURE_BROADCAST | w.FEATURE_SUM_TO_SHAPE | w.FEATURE_MATMUL | w.FEATURE_SHM,
     rules=w.bits(w.RULE_NONE, w.RULE_NUMPY, w.RULE_ONNX_UNI, w.RULE_BROADCAST_TO,
                  w.RULE_BIDIRECTIONAL, w.RULE_MATMUL),
     ops=w.bits(*range(10)), dtypes=w.bits(*range(8)),
