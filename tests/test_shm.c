@@ -289,6 +289,52 @@ static void test_unwritten_output_shows(void **state)
     }
 }
 
+/* A question asked again after a silence (isolation/isolated.c) goes in a
+ * file written afresh: the silent worker wrote the whole output, and the
+ * second leaves its last element unwritten, which must come back as
+ * poison, not as the silent worker's value (an unwritten element would
+ * pass unseen). */
+static void test_asked_again_in_a_fresh_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/bc_shm_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char marker[sizeof dir + 16], spec[2048];
+    snprintf(marker, sizeof marker, "%s/silent", dir);
+    snprintf(spec, sizeof spec, "exec:%s %s silent-once %s", BC_PYTHON3, BC_SHM_WORKER, marker);
+    bc_sut_options o = bc_sut_options_default();
+    o.timeout_ms = 2000; /* the first ask's silence: the worker never answers it */
+    o.start_timeout_ms = 60000;
+    o.shm_threshold_bytes = 1;
+    char why[1024];
+    const bc_sut *sut = bc_sut_open(spec, &o, why, sizeof why);
+    if (!sut)
+        fail_msg("cannot open %s: %s", spec, why);
+    static int8_t x[6], y[3], out[6], want[6];
+    for (int i = 0; i < 6; i++)
+        x[i] = (int8_t)(i + 1);
+    for (int i = 0; i < 3; i++)
+        y[i] = (int8_t)(10 * i);
+    bc_shape s[2] = {sh("[2,3]"), sh("[3]")};
+    bc_tensor in[2] = {{BC_INT8, 2, {2, 3}, {3, 1}, x, 0}, {BC_INT8, 1, {3}, {1}, y, 0}};
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &p, 2, s, 0, 2, in, BC_INT8,
+                           out, 6};
+    bc_sut_answer a, r;
+    sut->ops->eval(sut, &req, &a);
+    assert_int_equal(a.status, BC_SUT_OK);
+    assert_int_equal(a.asked_again, 1);
+    assert_int_equal(access(marker, F_OK), 0); /* the first ask was the silent one */
+    req.out = want;
+    bc_reference_eval(BC_EVAL_NAIVE, &req, &r);
+    assert_memory_equal(out, want, 5);
+    assert_int_equal((uint8_t)out[5], 0xA5); /* poison: the silent worker wrote 26 there */
+    assert_int_equal(want[5], 26);
+    bc_sut_close(sut);
+    unlink(marker);
+    rmdir(dir);
+}
+
 /* bcwire.py's side: a Python worker declaring the bit answers by the file. */
 static void test_python_by_shm(void **state)
 {
@@ -540,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_hello_bit),
         cmocka_unit_test(test_builtin_by_shm),
         cmocka_unit_test(test_unwritten_output_shows),
+        cmocka_unit_test(test_asked_again_in_a_fresh_file),
         cmocka_unit_test(test_python_by_shm),
         cmocka_unit_test(test_numpy_by_shm),
         cmocka_unit_test(test_without_the_bit),

@@ -10,6 +10,11 @@ by its argument:
   kill          kills itself with SIGKILL after mapping the file
   hang MARKER   writes its pid to MARKER (then renames it there) and sleeps
                 with the file mapped, never answering
+  silent-once MARKER
+                the first question of all its workers (MARKER absent): writes
+                its whole output into the file, creates MARKER and sleeps,
+                never answering; after that it answers in place, leaving
+                its last output element unwritten
 """
 import os
 import signal
@@ -66,6 +71,15 @@ def eval_fn(req):
             req.shm[at] = (req.shm[at] + 1) % 256
         elif MODE == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
+        elif MODE == "silent-once":
+            room = req.out_offset + len(out)
+            if not os.path.exists(sys.argv[2]):
+                req.shm[req.out_offset:room] = bytes(out)
+                open(sys.argv[2], "w").close()
+                while True:
+                    signal.pause()
+            req.shm[req.out_offset:room - 1] = bytes(out[:-1])
+            return shape, w.IN_PLACE
         elif MODE == "hang":
             with open(sys.argv[2] + ".tmp", "w") as f:
                 f.write("%d\n" % os.getpid())
