@@ -9,7 +9,8 @@
 enum {
     BC_EXIT_OK = 0,       /* passed / broadcastable */
     BC_EXIT_FAIL = 1,     /* not broadcastable / a check failed */
-    BC_EXIT_USAGE = 2     /* bad usage, malformed or invalid input, unreadable file */
+    BC_EXIT_USAGE = 2,    /* bad usage, malformed or invalid input, unreadable file */
+    BC_EXIT_NOT_CERTIFIED = 3 /* run, merge: no new failure, but too little was checked */
 };
 
 /* --jobs takes 1 to BC_MAX_JOBS; its default is bc_cli_default_jobs(). */

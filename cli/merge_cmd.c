@@ -27,9 +27,11 @@ static const char merge_usage[] =
     "\n"
     "The summary ends with the verdict and the reports written.\n"
     "\n"
-    "Exit codes: 0 no merged cell failed; 1 one did; 2 bad usage, an unreadable,\n"
-    "malformed or mismatched report (the message names the file and the field),\n"
-    "or a report that cannot be written.\n";
+    "Exit codes: 0 the merged verdict conforms; 1 a merged cell failed (DIVERGES);\n"
+    "2 bad usage, an unreadable, malformed or mismatched report (the message names\n"
+    "the file and the field), or a report that cannot be written; 3 NOT CERTIFIED:\n"
+    "no cell failed, but a shard is missing, a shard stopped short, or nothing was\n"
+    "checked.\n";
 
 int bc_cmd_merge(int argc, char **argv)
 {
@@ -88,5 +90,5 @@ int bc_cmd_merge(int argc, char **argv)
                 written[nwritten++] = outputs[i];
         bc_cli_print_reports(stdout, written, nwritten);
     }
-    return status ? BC_EXIT_FAIL : BC_EXIT_OK;
+    return status; /* BC_EXIT_OK, BC_EXIT_FAIL or BC_EXIT_NOT_CERTIFIED: the verdict's */
 }

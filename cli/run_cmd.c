@@ -117,8 +117,11 @@ static const char run_usage[] =
     "\n"
     "Exit codes: 0 the SUT conforms (with known divergences or not); 1 it diverges;\n"
     "2 bad usage or an environment error (unreadable corpus or manifest, a manifest\n"
-    "whose scope disagrees with the SUT's, unwritable report or corpus); 128+N\n"
-    "stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the reports written.\n";
+    "whose scope disagrees with the SUT's, unwritable report or corpus); 3 NOT\n"
+    "CERTIFIED: nothing failed, but nothing was checked (every question\n"
+    "unsupported) or the run stopped short (an unresponsive SUT, cells left\n"
+    "without time); 128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129\n"
+    "SIGHUP), the reports written.\n";
 
 static const char replay_usage[] =
     "usage: broadcheck replay [--sut NAME] [--manifest FILE] [--timeout-ms N] [--memory-mb N]\n"
@@ -645,7 +648,7 @@ int bc_cmd_run(int argc, char **argv)
     }
     if (!quiet)
         bc_report_summary(res, summary);
-    int status = bc_run_exit_code(res);
+    int status = bc_report_exit_code(res);
     struct {
         const char *path;
         int (*write)(const bc_run_result *, const char *, char *, size_t);

@@ -47,6 +47,7 @@ typedef struct merger {
     int failed_here[BC_RULE_COUNT][BC_MAX_PROPERTIES]; /* the last shard whose cell failed */
     char *why;
     size_t cap;
+    int verdict; /* bc_report_exit_code_noted of the merged result */
 } merger;
 
 #if defined(__GNUC__)
@@ -815,6 +816,7 @@ static int write_outputs(merger *m, const bc_merge_output *out)
                     "this broadcheck: summed into the JSON report only\n", name);
     }
 
+    m->verdict = bc_report_exit_code_noted(m->res, &notes);
     if (out->summary)
         bc_report_summary_noted(m->res, &notes, out->summary);
     int status = 0;
@@ -994,7 +996,7 @@ int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_outp
         m.in[i].path = inputs[i];
     if (check_outputs(ninputs, inputs, out, why, cap) == 0 && merge(&m) == 0 &&
         write_outputs(&m, out) == 0)
-        status = bc_run_exit_code(m.res);
+        status = m.verdict;
 done:
     for (int i = 0; m.in && i < ninputs; i++)
         json_decref(m.in[i].root);

@@ -33,4 +33,7 @@ int bc_report_junit_noted(const bc_run_result *r, const bc_report_notes *notes, 
 int bc_report_certificate_noted(const bc_run_result *r, const bc_report_notes *notes,
                                 const char *path, char *why, size_t cap);
 
+/* bc_report_exit_code of report.h, with notes (NULL: none). */
+int bc_report_exit_code_noted(const bc_run_result *r, const bc_report_notes *notes);
+
 #endif

@@ -166,9 +166,10 @@ static int known_holding(const bc_run_result *r)
 }
 
 /* The run's verdict, in one place for every report that states it (the
- * summary's last line, the certificate's heading): CONFORMS, CONFORMS WITH
- * KNOWN DIVERGENCES, DIVERGES and why, or NOT CERTIFIED when too little was
- * checked.  Returns whether the SUT conforms. */
+ * summary's last line, the certificate's heading) and for the exit code:
+ * CONFORMS, CONFORMS WITH KNOWN DIVERGENCES (0), DIVERGES and why (1), or
+ * NOT CERTIFIED when too little was checked (3: a CI job must not pass on a
+ * run that checked nothing, or stopped short, however clean it looks). */
 static int run_verdict(const bc_run_result *r, const bc_report_notes *notes, char *buf,
                        size_t cap)
 {
@@ -190,7 +191,20 @@ static int run_verdict(const bc_run_result *r, const bc_report_notes *notes, cha
         snprintf(buf, cap, "CONFORMS WITH KNOWN DIVERGENCES (%d)", known);
     else
         snprintf(buf, cap, "CONFORMS");
-    return nfail == 0 && !(r->strict && xpass > 0) && checked && !incomplete;
+    if (nfail > 0 || (r->strict && xpass > 0))
+        return 1;
+    return checked && !incomplete ? 0 : 3;
+}
+
+int bc_report_exit_code_noted(const bc_run_result *r, const bc_report_notes *notes)
+{
+    char text[128];
+    return run_verdict(r, notes, text, sizeof text);
+}
+
+int bc_report_exit_code(const bc_run_result *r)
+{
+    return bc_report_exit_code_noted(r, NULL);
 }
 
 static int rule_selected(const bc_run_result *r, int rule)
@@ -559,8 +573,8 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
                                                             : BC_VALUE_DEFAULT_MAX_BYTES), &bad);
     jset(root, "config", config, &bad);
     char verdict_text[128];
-    jset(root, "conforms", json_boolean(run_verdict(r, notes, verdict_text, sizeof verdict_text)),
-         &bad);
+    jset(root, "conforms",
+         json_boolean(run_verdict(r, notes, verdict_text, sizeof verdict_text) == 0), &bad);
     jset(root, "verdict", json_string(verdict_text), &bad);
 
     jset(root, "elapsed_seconds", json_real(finite_or_zero(r->elapsed)), &bad);
@@ -1081,7 +1095,7 @@ static void build_certificate(const bc_run_result *r, const bc_report_notes *not
     }
 
     char run_verdict_text[128];
-    int certified = run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text);
+    int certified = run_verdict(r, notes, run_verdict_text, sizeof run_verdict_text) == 0;
     sb_printf(b, "## Verdict: %s\n\n", run_verdict_text);
     if (certified && t.xfail_cells == 0 && known_holding(r) == 0)
         sb_printf(b, "Every property passed on every rule checked (%lld cases passed in %d "

@@ -38,6 +38,10 @@ report known 0 --sut mutant:zero-wildcard --rule numpy --property shape-differen
   --manifest "$tmp/manifest.json"
 report unresponsive 1 --sut "exec:$HOSTILE --never" "${shape[@]}" --timeout-ms 200 \
   --unresponsive-after 2
+# nothing checked (a worker of rule numpy alone asked rule none): NOT
+# CERTIFIED, exit 3, never a pass
+report unchecked 3 --sut "exec:python3 $SRC/tests/faulty_workers/shm_worker.py honest" \
+  --rule none --property shape-differential --cases 200
 # a medium-tier failure: the tier and the budget in the config and the replay line
 report medium 1 --sut mutant:simd-tail --value-tier medium --max-bytes 512M --rule none \
   --property value-differential --value-cases 50
@@ -47,8 +51,15 @@ done
 "$B" merge --json "$tmp/merged.json" --junit "$tmp/merged.xml" "$tmp/shard1.json" \
   "$tmp/shard2.json" >/dev/null 2>&1
 [ $? = 1 ] || fail "merge of a failing run: exit $?"
+# a clean run with a shard missing certifies nothing: exit 3
+"$B" run --quiet --sut reference "${shape[@]}" --shard 1/2 --json "$tmp/clean1.json"
+"$B" merge --json "$tmp/partial.json" "$tmp/clean1.json" >"$tmp/partial.out" 2>&1
+status=$?
+[ $status = 3 ] || fail "merge with a shard missing: exit $status, expected 3"
+grep -q 'verdict: NOT CERTIFIED: incomplete' "$tmp/partial.out" ||
+  fail "merge with a shard missing: $(tail -3 "$tmp/partial.out")"
 
-for name in conforms failure crash known unresponsive medium merged; do
+for name in conforms failure crash known unresponsive unchecked medium merged; do
   xmllint --noout --schema "$SRC/docs/junit.xsd" "$tmp/$name.xml" 2>"$tmp/xmllint.err" ||
     { fail "$name.xml does not validate against docs/junit.xsd"; cat "$tmp/xmllint.err"; }
 done
@@ -58,7 +69,8 @@ schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
 check = jsonschema.Draft202012Validator(schema)
 bad = 0
-for name in ["conforms", "failure", "crash", "known", "unresponsive", "medium", "merged"]:
+for name in ["conforms", "failure", "crash", "known", "unresponsive", "unchecked", "medium",
+             "merged"]:
     report = json.load(open("%s/%s.json" % (sys.argv[2], name)))
     for e in check.iter_errors(report):
         print("%s.json %s: %s" % (name, e.json_path, e.message[:300]))
@@ -93,7 +105,11 @@ assert v["known"]["verdict"] == "CONFORMS WITH KNOWN DIVERGENCES (1)", v["known"
 assert v["known"]["sut"]["declared_name"] == "zero-wildcard demo"
 assert v["unresponsive"]["ended"] == "sut-unresponsive", v["unresponsive"]["ended"]
 assert v["merged"]["verdict"] == v["failure"]["verdict"], (v["merged"]["verdict"], v["failure"]["verdict"])
+u = json.load(open("%s/unchecked.json" % sys.argv[1]))
+assert u["verdict"] == "NOT CERTIFIED: nothing was checked" and not u["conforms"], u["verdict"]
 EOF
+grep -q '## Verdict: NOT CERTIFIED: nothing was checked' "$tmp/unchecked.md" ||
+  fail "unchecked.md: the certificate does not say NOT CERTIFIED"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"

@@ -754,14 +754,17 @@ static void test_asked_again_answer_is_judged(void **state)
 /* A question is asked again only within --time: one whose first ask (2.5 s)
  * ends past a --time of 2 s is not asked again (the worker hears it once),
  * and is not judged (its case is not counted): the run ends on time, and a
- * silence it could not confirm fails nothing. */
+ * silence it could not confirm fails nothing, nor certifies anything (NOT
+ * CERTIFIED: nothing was checked, exit 3). */
 static void test_time_leaves_no_second_ask(void **state)
 {
     (void)state;
     int asked;
-    json_t *j = run_against_dead_sut("late", "2", "2500", 0, &asked);
+    json_t *j = run_against_dead_sut("late", "2", "2500", 3, &asked);
     assert_int_equal(asked, 1);
     assert_int_equal(json_array_size(json_object_get(j, "failures")), 0);
+    assert_string_equal(json_string_value(json_object_get(j, "verdict")),
+                        "NOT CERTIFIED: nothing was checked");
     assert_string_equal(cell_field(j, "explicit", "shape-differential", "ended"), "no-time");
     assert_int_equal(asked_again(j), 0);
     json_decref(j);

@@ -28,6 +28,13 @@ int bc_report_json(const bc_run_result *r, const char *path, char *why, size_t c
 int bc_report_junit(const bc_run_result *r, const char *path, char *why, size_t cap);
 int bc_report_certificate(const bc_run_result *r, const char *path, char *why, size_t cap);
 
+/* The exit code of the verdict the reports state: 0 CONFORMS (with known
+ * divergences or not), 1 DIVERGES, 3 NOT CERTIFIED (no new failure, but
+ * nothing was checked, or the run stopped short: an unresponsive SUT,
+ * cells left without time, a missing shard).  bc_run_exit_code
+ * (properties.h) says only whether a failure diverges. */
+int bc_report_exit_code(const bc_run_result *r);
+
 /* ---- merging shards' reports ---------------------------------------------- */
 
 /* Where the merged result goes; each NULL field is skipped. */
@@ -42,8 +49,9 @@ typedef struct bc_merge_output {
 /* Reads the JSON reports of shards of one run (the same broadcheck version,
  * schema, SUT, seed, cases or seconds, and shard count; distinct shards),
  * merges them and writes the outputs.  Nothing is written unless every input
- * is valid.  Returns 0 when no merged cell failed, 1 when one did, -1 with
- * why (naming the file and the field) on bad input or an unwritable report. */
+ * is valid.  Returns the merged verdict's exit code (bc_report_exit_code: 0,
+ * 1, or 3 when a shard is missing or nothing was checked), or -1 with why
+ * (naming the file and the field) on bad input or an unwritable report. */
 int bc_merge_reports(int ninputs, const char *const *inputs, const bc_merge_output *out, char *why,
                      size_t cap);
 
