@@ -29,6 +29,7 @@ static int same_vector(const bc_vector *a, const bc_vector *b)
     if (v->present != w->present ||
         (v->present && (v->kind != w->kind || v->dtype != w->dtype ||
                         v->layout != w->layout || v->values != w->values ||
+                        v->values_version != w->values_version ||
                         v->operand != w->operand ||
                         (v->kind == BC_VALUE_ELEMENTWISE && v->op != w->op))))
         return 0;

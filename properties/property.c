@@ -257,8 +257,10 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
          * order of the SUT's own: random values (|x| <= 9) keep every sum
          * exact.  The draw comes last, so smaller tiers' cases are as they
          * were. */
-        if (tier != BC_TIER_SMALL && c->value.values == 0)
+        if (tier != BC_TIER_SMALL && c->value.values == 0) {
             c->value.values = bc_prng_next(r) | 1u;
+            c->value.values_version = bc_values_version_of_tier((int)tier);
+        }
         return;
     case P_ASSOCIATIVE:
         req.min_operands = req.max_operands = 3;

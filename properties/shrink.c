@@ -220,7 +220,10 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         bc_value_case *w = &out->value;
         switch (idx) {
         case 0: w->layout = 0; return v->layout != 0;
-        case 1: w->values = 0; return v->values != 0;
+        case 1: /* counting values, the same in every version */
+            w->values = 0;
+            w->values_version = BC_VALUES_V1;
+            return v->values != 0;
         case 2:
             w->dtype = BC_INT32;
             return v->dtype != BC_INT32 &&

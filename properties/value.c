@@ -34,13 +34,16 @@ struct bc_arena {
     arena_block *blocks;
     bc_guard_pool *guards; /* the tensors' memory (guard.h) */
     int half_hardware;     /* bc_half_hardware(), asked once */
+    int v2_avx2;           /* bc_value_v2_avx2(), asked once */
 };
 
 bc_arena *bc_arena_new(void)
 {
     bc_arena *a = calloc(1, sizeof(bc_arena));
-    if (a)
+    if (a) {
         a->half_hardware = bc_half_hardware();
+        a->v2_avx2 = bc_value_v2_avx2();
+    }
     if (a && !(a->guards = bc_guard_pool_new())) {
         free(a);
         a = NULL;
@@ -412,7 +415,13 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
      * 65504 in a few terms; |x| <= 9 keeps every matmul sum finite */
     if (v.kind == BC_VALUE_MATMUL && v.dtype == BC_FLOAT16 && v.values == 0)
         v.values = bc_prng_next(r) | 1u;
+    v.values_version = v.values != 0 ? bc_values_version_of_tier(tier) : BC_VALUES_V1;
     c->value = v;
+}
+
+bc_values_version bc_values_version_of_tier(int tier)
+{
+    return tier > 0 ? BC_VALUES_V2 : BC_VALUES_V1;
 }
 
 bc_evaluator bc_value_oracle(int64_t numel)
@@ -492,6 +501,147 @@ static void random_block(bc_prng *r, bc_dtype t, int64_t *row, int64_t n)
     *r = g;
 }
 
+/* ---- version 2: a counter-based hash per pair of elements ----
+ *
+ * Element j (row-major) of input k under seed S, with m = j >> 1 its pair:
+ *
+ *   K      = bc_prng_init(S, stream 0x7a2, index k).s[0]
+ *   c      = mix64(K + (m >> 32) * 0x9e3779b97f4a7c15), c0 its low and c1
+ *            its high 32 bits
+ *   h      = fmix32(fmix32((uint32_t)m * 0x9e3779b1 + c0) ^ c1)
+ *   x      = the low 16 bits of h for an even j, the high 16 for an odd one
+ *   value  = x >> 15 (bool); x * 19 >> 16 (uint8: 0 .. 18); that minus 9
+ *            (every other dtype: -9 .. 9)
+ *
+ * mix64 is splitmix64's output function and fmix32 MurmurHash3's 32-bit
+ * finaliser (Appleby, smhasher, src/MurmurHash3.cpp, fmix32: its shifts
+ * and constants), both bijections.  No state runs from one element to the
+ * next, so a block is one loop of 32-bit multiplies, shifts and xors, two
+ * values a hash, that the compiler turns into vector code (value.c is
+ * built with -fopenmp-simd, properties/CMakeLists.txt; an AVX2 copy is
+ * picked at run time; tests/CMakeLists.txt's values_vector checks both), where
+ * version 1 draws 64 bits from xoshiro256** per element and divides by
+ * 19.  The range reduction is a multiply and a shift: each of the 19 values
+ * comes from 3,449 or 3,450 of the 65,536 16-bit x, uniform to within
+ * 0.03 % (version 1's rejection made it exactly uniform); a divisor's 0
+ * becomes 1 as in version 1. */
+
+/* honoured with -fopenmp-simd (no OpenMP runtime), as fast.c's BC_SIMD */
+#define BC_VALUES_SIMD _Pragma("omp simd")
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t fmix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    return h ^ (h >> 16);
+}
+
+#define V2_STREAM 0x7a2u /* version 1's is 0x7a1 */
+#define V2_WEYL32 0x9e3779b1u
+#define V2_WEYL64 0x9e3779b97f4a7c15u
+
+uint64_t bc_value_v2_key(uint64_t values, int k)
+{
+    bc_prng r;
+    bc_prng_init(&r, values, V2_STREAM, (uint64_t)k);
+    return r.s[0];
+}
+
+/* element j's value, the definition above one element at a time */
+static int64_t v2_one(uint64_t key, bc_dtype t, int64_t j)
+{
+    const uint64_t m = (uint64_t)j >> 1, c = mix64(key + (m >> 32) * V2_WEYL64);
+    const uint32_t h = fmix32(fmix32((uint32_t)m * V2_WEYL32 + (uint32_t)c) ^ (uint32_t)(c >> 32));
+    const uint32_t x = j & 1 ? h >> 16 : h & 0xffffu;
+    if (t == BC_BOOL)
+        return x >> 15;
+    return (int64_t)((x * 19u) >> 16) - (t == BC_UINT8 ? 0 : 9);
+}
+
+int64_t bc_value_v2(uint64_t values, int k, int64_t j, bc_dtype t)
+{
+    return v2_one(bc_value_v2_key(values, k), t, j);
+}
+
+/* row[2i], row[2i + 1] = the values of pair m0 + i, for np pairs within
+ * one 2^32-aligned span of pairs (c0 and c1 the same for all): the hot
+ * loop, as portable code and as an AVX2 copy. */
+#define V2_PAIRS_LOOP(SCALE, SHIFT, BIAS)                                                \
+    BC_VALUES_SIMD                                                                       \
+    for (int64_t i = 0; i < np; i++) {                                                   \
+        const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1);     \
+        row[2 * i] = (int32_t)(((h & 0xffffu) * (SCALE)) >> (SHIFT)) - (BIAS);           \
+        row[2 * i + 1] = (int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS);           \
+    }
+/* the three loops apart, each with constant factors and shifts */
+#define V2_PAIRS_BODY                                                                    \
+    if (t == BC_BOOL) {                                                                  \
+        V2_PAIRS_LOOP(1u, 15, 0)                                                         \
+    } else if (t == BC_UINT8) {                                                          \
+        V2_PAIRS_LOOP(19u, 16, 0)                                                        \
+    } else {                                                                             \
+        V2_PAIRS_LOOP(19u, 16, 9)                                                        \
+    }
+
+static void v2_pairs(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, int64_t *restrict row,
+                     int64_t np)
+{
+    V2_PAIRS_BODY
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void
+v2_pairs_avx2(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, int64_t *restrict row, int64_t np)
+{
+    V2_PAIRS_BODY
+}
+
+int bc_value_v2_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#else
+int bc_value_v2_avx2(void)
+{
+    return 0;
+}
+#endif
+#undef V2_PAIRS_BODY
+#undef V2_PAIRS_LOOP
+
+void bc_value_v2_block(uint64_t key, bc_dtype t, int64_t j0, int64_t *row, int64_t n, int avx2)
+{
+    while (n > 0) {
+        if ((j0 & 1) || n == 1) { /* half a pair at either end */
+            *row++ = v2_one(key, t, j0++);
+            n--;
+            continue;
+        }
+        const uint64_t m = (uint64_t)j0 >> 1;
+        const int64_t left = ((int64_t)1 << 32) - (uint32_t)m, np = n / 2 < left ? n / 2 : left;
+        const uint64_t c = mix64(key + (m >> 32) * V2_WEYL64);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (avx2)
+            v2_pairs_avx2((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, row, np);
+        else
+#endif
+            v2_pairs((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, row, np);
+        (void)avx2;
+        row += 2 * np;
+        j0 += 2 * np;
+        n -= 2 * np;
+    }
+}
+
 #define ROW_BLOCK 1024 /* values made at a time: 8 KiB of int64, in the L1 cache */
 
 /* Stores count values at element offsets off, off + step, ... of data, as
@@ -499,13 +649,16 @@ static void random_block(bc_prng *r, bc_dtype t, int64_t *row, int64_t n)
  * nonzero, a value stored as 0 becomes 1 (a divisor: x / 0 is defined
  * differently by every library and traps in C; checked as stored, after
  * the wrap, for 256 is 0 in int8: xtensor's worker died of SIGFPE on it). */
-static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const int64_t *v,
-                      int64_t count, int nonzero, void *scratch, int half_hardware)
+static void store_row(bc_dtype t, void *data, int64_t off, int64_t step,
+                      const int64_t *restrict v, int64_t count, int nonzero, int narrow,
+                      void *scratch, int half_hardware)
 {
     (void)scratch;
     (void)half_hardware;
     /* the loops apart, so that a contiguous row of a divisor-free operand
-     * (the common case) is one plain conversion loop the compiler vectorises */
+     * (the common case) is one plain conversion loop the compiler vectorises
+     * (BC_VALUES_SIMD: GCC 12 at -O2 leaves it scalar without); v is the
+     * arena's row buffer, never the tensor's memory */
 #define STORE_ROW(T, CONVERT)                                   \
     do {                                                        \
         T *p = (T *)data + off;                                 \
@@ -515,6 +668,7 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const i
                 p[i * step] = x == 0 ? (T)1 : x;                \
             }                                                   \
         } else if (step == 1) {                                 \
+            BC_VALUES_SIMD                                      \
             for (int64_t i = 0; i < count; i++)                 \
                 p[i] = CONVERT;                                 \
         } else {                                                \
@@ -528,7 +682,14 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const i
     case BC_UINT8: STORE_ROW(uint8_t, (uint8_t)(uint64_t)v[i]); break;
     case BC_INT32: STORE_ROW(uint32_t, (uint32_t)(uint64_t)v[i]); break;
     case BC_INT64: STORE_ROW(uint64_t, (uint64_t)v[i]); break;
-    case BC_FLOAT32: STORE_ROW(float, (float)(double)v[i]); break;
+    /* narrow: every value fits int32, whose conversion to double (exact,
+     * as int64's is below 2^53) SSE2 and AVX2 have as vector instructions */
+    case BC_FLOAT32:
+        if (narrow)
+            STORE_ROW(float, (float)(double)(int32_t)v[i]);
+        else
+            STORE_ROW(float, (float)(double)v[i]);
+        break;
 #if BC_HAVE_FLOAT16
     case BC_FLOAT16: {
         /* Through float, converted by the row (half.h: F16C when the CPU
@@ -538,15 +699,26 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const i
          * finite number (65504), so both overflow to the same infinity. */
         float *f = scratch;
         uint16_t *h = (uint16_t *)(void *)(f + count);
-        for (int64_t i = 0; i < count; i++)
-            f[i] = (float)v[i];
+        if (narrow) {
+            BC_VALUES_SIMD
+            for (int64_t i = 0; i < count; i++)
+                f[i] = (float)(int32_t)v[i]; /* the one rounding of (float)v[i] */
+        } else {
+            for (int64_t i = 0; i < count; i++)
+                f[i] = (float)v[i];
+        }
         bc_half_from_float(h, f, (size_t)count, half_hardware);
         const uint16_t one = 0x3c00; /* 1.0 */
         STORE_ROW(uint16_t, nonzero && (h[i] & 0x7fffu) == 0 ? one : h[i]);
         break;
     }
 #endif
-    default: STORE_ROW(double, (double)v[i]); break;
+    default:
+        if (narrow)
+            STORE_ROW(double, (double)(int32_t)v[i]);
+        else
+            STORE_ROW(double, (double)v[i]);
+        break;
     }
 #undef STORE_ROW
 }
@@ -555,7 +727,8 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step, const i
  * `values`, in arena memory.  k is the input's index: each input gets its
  * own layout and values stream. */
 static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layout,
-                       uint64_t values, int k, int nonzero, bc_tensor *out)
+                       uint64_t values, bc_values_version version, int k, int nonzero,
+                       bc_tensor *out)
 {
     bc_tensor v;
     memset(&v, 0, sizeof v);
@@ -634,33 +807,45 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     }
     bc_prng r;
     bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
+    const int v2 = values != 0 && version == BC_VALUES_V2;
+    const uint64_t key = v2 ? bc_value_v2_key(values, k) : 0;
     /* Row by row along the last axis, each row by blocks of ROW_BLOCK
      * values made first (as int64, in a buffer that stays in the cache),
      * then stored in the dtype: millions of elements on the large tiers,
      * so no switch or division per element. */
-    const int64_t inner = s->rank > 0 ? s->dims[s->rank - 1] : 1,
-                  step = s->rank > 0 ? v.strides[s->rank - 1] : 0;
+    /* A contiguous tensor (layout 0) is one row of all its elements: the
+     * same values at the same offsets, without a call per short row. */
+    const int flat = layout == 0;
+    const int64_t inner = flat ? numel : s->rank > 0 ? s->dims[s->rank - 1] : 1,
+                  step = flat ? 1 : s->rank > 0 ? v.strides[s->rank - 1] : 0;
     int64_t *row = numel > 0 ? bc_arena_alloc(a, ROW_BLOCK * sizeof *row) : NULL;
     /* float16's conversion by the block: a float and a half per element */
     void *scratch = numel > 0 && t == BC_FLOAT16 ? bc_arena_alloc(a, ROW_BLOCK * 6) : NULL;
     if (numel > 0 && (!row || (t == BC_FLOAT16 && !scratch)))
         return -1;
     bc_tensor rows = v; /* the outer axes: one element per row */
-    rows.rank = s->rank > 0 ? s->rank - 1 : 0;
+    rows.rank = !flat && s->rank > 0 ? s->rank - 1 : 0;
     walk w;
     walk_start(&rows, &w);
     for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w))
         for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
             const int64_t n = inner - done < ROW_BLOCK ? inner - done : ROW_BLOCK;
-            if (values != 0)
+            if (v2)
+                bc_value_v2_block(key, t, first + done, row, n, a->v2_avx2);
+            else if (values != 0)
                 random_block(&r, t, row, n);
             else if (t == BC_BOOL)
                 for (int64_t i = 0; i < n; i++)
                     row[i] = (first + done + i + k) % 3 != 0;
-            else /* k*97 + j + 1 for row-major element j */
-                for (int64_t i = 0, base = (int64_t)k * 97 + first + done + 1; i < n; i++)
+            else { /* k*97 + j + 1 for row-major element j */
+                const int64_t base = (int64_t)k * 97 + first + done + 1;
+                BC_VALUES_SIMD
+                for (int64_t i = 0; i < n; i++)
                     row[i] = base + i;
-            store_row(t, v.data, w.off + done * step, step, row, n, nonzero, scratch,
+            }
+            /* random values are within -9 .. 18, counting ones below k*97 + numel + 1 */
+            const int narrow = values != 0 || (int64_t)k * 97 + first + done + n <= INT32_MAX;
+            store_row(t, v.data, w.off + done * step, step, row, n, nonzero, narrow, scratch,
                       a->half_hardware);
         }
     *out = v;
@@ -730,30 +915,32 @@ int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,
     case BC_VALUE_ELEMENTWISE:
         ninputs = n;
         for (int i = 0; i < n && ok; i++)
-            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, i,
-                             v->op == BC_OP_DIV && i > 0, &vr->inputs[i]) == 0;
+            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, v->values_version,
+                             i, v->op == BC_OP_DIV && i > 0, &vr->inputs[i]) == 0;
         out_dtype = bc_op_result_dtype(v->op, v->dtype);
         break;
     case BC_VALUE_SELECT:
         ninputs = n;
         for (int i = 0; i < n && ok; i++)
             ok = make_tensor(a, &c->shapes[i], i == 0 ? BC_BOOL : v->dtype, layout, v->values,
-                             i, 0, &vr->inputs[i]) == 0;
+                             v->values_version, i, 0, &vr->inputs[i]) == 0;
         break;
     case BC_VALUE_BROADCAST:
         ninputs = 1;
         ok = n >= 1 &&
-             make_tensor(a, &c->shapes[0], v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
+             make_tensor(a, &c->shapes[0], v->dtype, layout, v->values, v->values_version, 0, 0,
+                         &vr->inputs[0]) == 0;
         break;
     case BC_VALUE_MATMUL:
         ninputs = n;
         for (int i = 0; i < n && ok; i++)
-            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, i, 0,
-                             &vr->inputs[i]) == 0;
+            ok = make_tensor(a, &c->shapes[i], v->dtype, layout, v->values, v->values_version,
+                             i, 0, &vr->inputs[i]) == 0;
         break;
     default:
         ninputs = 1;
-        ok = make_tensor(a, &broadcast, v->dtype, layout, v->values, 0, 0, &vr->inputs[0]) == 0;
+        ok = make_tensor(a, &broadcast, v->dtype, layout, v->values, v->values_version, 0, 0,
+                         &vr->inputs[0]) == 0;
         break;
     }
     if (!ok || bc_value_request_make(vr, v->kind, v->op, &c->params, n, c->shapes, v->operand,

@@ -62,6 +62,23 @@ void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_c
  * 1-byte dtype (bool, int8, uint8). */
 void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
                        const bc_semantics *semantics, int strided, int tier, bc_vector *c);
+/* The values' definition a case generated at a tier gets for a nonzero
+ * values= seed: version 1 on the small tier (its case lines, ids and the
+ * certifications' figures stay what they were), version 2 on the medium
+ * and huge tiers, whose millions of elements a case made version 1's one
+ * xoshiro256** draw per element most of the inputs' cost. */
+bc_values_version bc_values_version_of_tier(int tier);
+
+/* Version 2's value of row-major element j of input k under seed `values`
+ * (nonzero) for dtype t, before it is stored in t: the definition, one
+ * element at a time (make_tensor computes it by blocks). */
+int64_t bc_value_v2(uint64_t values, int k, int64_t j, bc_dtype t);
+/* row[i] = the same for elements j0 .. j0 + n - 1 of the input whose key
+ * is `key` (bc_value_v2_key), by the block: the vector loop make_tensor
+ * runs, its AVX2 copy with avx2 (only where bc_value_v2_avx2() is 1). */
+void bc_value_v2_block(uint64_t key, bc_dtype t, int64_t j0, int64_t *row, int64_t n, int avx2);
+uint64_t bc_value_v2_key(uint64_t values, int k);
+int bc_value_v2_avx2(void); /* 1 if the CPU runs the AVX2 copy */
 
 /* ---- a value question from a case ----------------------------------------- */
 

@@ -148,11 +148,33 @@ int bc_value_set_option(bc_value_case *v, const char *key, const char *value, ch
         v->operand = (int)k;
         return 1;
     }
-    if (strcmp(key, "layout") == 0 || strcmp(key, "values") == 0) {
-        if (parse_u64(value, key[0] == 'l' ? &v->layout : &v->values) != 0) {
-            WHY("%s: expected a seed (an unsigned 64-bit integer), found '%s'", key, value);
+    if (strcmp(key, "layout") == 0) {
+        if (parse_u64(value, &v->layout) != 0) {
+            WHY("layout: expected a seed (an unsigned 64-bit integer), found '%s'", value);
             return -1;
         }
+        return 1;
+    }
+    if (strcmp(key, "values") == 0) {
+        /* SEED: version 1 (every line before versions); v2:SEED: version 2 */
+        bc_values_version version = BC_VALUES_V1;
+        const char *seed = value;
+        if (value[0] == 'v') {
+            if (strncmp(value, "v2:", 3) != 0) {
+                WHY("values: '%s' names no version of the values' definition (a seed alone "
+                    "is version 1, v2:SEED version 2)", value);
+                return -1;
+            }
+            version = BC_VALUES_V2;
+            seed = value + 3;
+        }
+        if (parse_u64(seed, &v->values) != 0) {
+            WHY("values: expected a seed (an unsigned 64-bit integer) or v2:SEED, found '%s'",
+                value);
+            return -1;
+        }
+        /* 0 is the counting values in every version: one spelling of it */
+        v->values_version = v->values != 0 ? version : BC_VALUES_V1;
         return 1;
     }
     return 0;
@@ -439,7 +461,8 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
         if (val->layout)
             PUT(" layout=%llu", (unsigned long long)val->layout);
         if (val->values)
-            PUT(" values=%llu", (unsigned long long)val->values);
+            PUT(" values=%s%llu", val->values_version == BC_VALUES_V2 ? "v2:" : "",
+                (unsigned long long)val->values);
     }
     for (int i = 0; i < v->nshapes; i++) {
         PUT(" ");

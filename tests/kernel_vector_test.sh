@@ -7,14 +7,17 @@
 # overlap check: the kernels' `restrict` and `#pragma omp simd` prevent it).
 #   kernel_vector_test.sh BUILD_TYPE OBJECTS
 # OBJECTS: the reference library's object files, ';'-separated (CMake's
-# $<TARGET_OBJECTS>); the one named fast.c.o is checked.  Exit 77 (skipped,
+# $<TARGET_OBJECTS>); the one named fast.c.o is checked.
+#   kernel_vector_test.sh BUILD_TYPE OBJECTS SOURCE 'FUNCTION MNEMONICS'...
+# checks the object of SOURCE (e.g. value.c) for the functions given instead.  Exit 77 (skipped,
 # said why) without objdump, off x86-64, or in a build without optimisation.
 set -u
 build_type=$1
 IFS=';' read -r -a objects <<<"$2"
+source=${3:-fast.c}
 obj=
 for o in "${objects[@]}"; do
-  case $o in */fast.c.o | */fast.c.obj) obj=$o ;; esac
+  case $o in */"$source".o | */"$source".obj) obj=$o ;; esac
 done
 if ! command -v objdump >/dev/null; then
   echo "SKIPPED: objdump is not installed (binutils); cannot inspect the kernels"; exit 77
@@ -23,7 +26,7 @@ case $build_type in
   Debug | "") echo "SKIPPED: build type '$build_type' compiles without optimisation (-O0): no vector code is expected"; exit 77 ;;
 esac
 if [ -z "$obj" ] || [ ! -f "$obj" ]; then
-  echo "FAIL: no fast.c object among: $2"; exit 1
+  echo "FAIL: no $source object among: $2"; exit 1
 fi
 arch=$(objdump -f "$obj" | sed -n 's/.*architecture: \([^,]*\).*/\1/p')
 case $arch in
@@ -39,6 +42,9 @@ checks=(
   "sum_f32 addps" "sum_f64 addpd" "sum_i32 paddd"
   "select32 pand|pandn|por" "select64 pand|pandn|por" "select8 pand|pandn|por"
 )
+if [ $# -gt 3 ]; then
+  checks=("${@:4}")
+fi
 dis=$(objdump -d --no-show-raw-insn "$obj")
 failed=0
 for c in "${checks[@]}"; do

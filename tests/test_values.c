@@ -157,11 +157,43 @@ static void model_store(bc_dtype t, unsigned char *p, int64_t v, int nonzero)
     }
 }
 
+/* Version 2's definition written out (value.c, "version 2"): MurmurHash3's
+ * fmix32 twice over the element's low 32 bits, keyed by splitmix64's output
+ * function of the operand's key and the index's high 32 bits. */
+static uint32_t model_fmix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static int64_t model_v2(uint64_t values, int k, int64_t j, bc_dtype t)
+{
+    bc_prng r;
+    bc_prng_init(&r, values, 0x7a2u, (uint64_t)k);
+    const uint64_t m = (uint64_t)j / 2;
+    uint64_t z = r.s[0] + (m >> 32) * 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    const uint32_t c0 = (uint32_t)z, c1 = (uint32_t)(z >> 32);
+    const uint32_t h = model_fmix32(model_fmix32((uint32_t)m * 0x9e3779b1u + c0) ^ c1);
+    const uint32_t x = j % 2 == 0 ? h % 65536 : h / 65536; /* a pair's two halves */
+    if (t == BC_BOOL)
+        return x >= 32768;
+    const int64_t v = (int64_t)((uint64_t)x * 19 / 65536);
+    return t == BC_UINT8 ? v : v - 9;
+}
+
 /* Checks input k of a request against the model: every element of the
  * view, poison (-77, or 0 for bool) elsewhere in its buffer, guard poison
- * in its margin and in its pages before it. */
-static void check_input(const bc_tensor *in, uint64_t values, int k, int nonzero,
-                        const char *line)
+ * in its margin and in its pages before it.  version: how a nonzero
+ * values seed makes the elements. */
+static void check_input(const bc_tensor *in, uint64_t values, bc_values_version version, int k,
+                        int nonzero, const char *line)
 {
     const bc_dtype t = in->dtype;
     const size_t es = esize_of(t);
@@ -187,7 +219,9 @@ static void check_input(const bc_tensor *in, uint64_t values, int k, int nonzero
         for (int i = 0; i < in->rank; i++)
             off += idx[i] * in->strides[i];
         int64_t v;
-        if (values != 0)
+        if (values != 0 && version == BC_VALUES_V2)
+            v = model_v2(values, k, j, t);
+        else if (values != 0)
             v = t == BC_BOOL ? (int64_t)bc_prng_below(&r, 2)
                              : bc_prng_range(&r, t == BC_UINT8 ? 0 : -9, t == BC_UINT8 ? 18 : 9);
         else if (t == BC_BOOL)
@@ -220,7 +254,10 @@ static void check_input(const bc_tensor *in, uint64_t values, int k, int nonzero
                      (long long)(p - base), *p);
 }
 
-static void check_cases(bc_value_tier tier, int cases)
+/* Checks `cases` generated cases of a tier against the model; as_v1: with
+ * their values= seeds read as version 1, as a line from before versions
+ * (every medium line before them was) names its bytes. */
+static void check_cases(bc_value_tier tier, int cases, int as_v1)
 {
     bc_arena *a = bc_arena_new();
     assert_non_null(a);
@@ -229,12 +266,14 @@ static void check_cases(bc_value_tier tier, int cases)
     memset(&sem, 0, sizeof sem);
     static const bc_rule rules[] = {BC_RULE_NUMPY, BC_RULE_NONE, BC_RULE_BROADCAST_TO,
                                     BC_RULE_ONNX_UNI};
-    int checked = 0, strided = 0, f16 = 0, divisors = 0, distinct = 0;
+    int checked = 0, strided = 0, f16 = 0, divisors = 0, distinct = 0, v2 = 0;
     for (int i = 0; i < cases; i++) {
         bc_prng g;
         bc_prng_init(&g, 0x5eed, 0x7e57u + (uint64_t)tier, (uint64_t)i);
         bc_vector c;
         bc_value_gen_tier(&g, rules[i % 4], ~0u, &caps, &sem, i % 3 == 0, (int)tier, &c);
+        if (as_v1)
+            c.value.values_version = BC_VALUES_V1;
         char line[4096], why[256];
         bc_vector_format(&c, line, sizeof line);
         bc_arena_reset(a);
@@ -244,7 +283,8 @@ static void check_cases(bc_value_tier tier, int cases)
         const bc_eval_request *q = &vr.req;
         for (int k = 0; k < q->ninputs; k++) {
             int nonzero = c.value.kind == BC_VALUE_ELEMENTWISE && c.value.op == BC_OP_DIV && k > 0;
-            check_input(&q->inputs[k], c.value.values, k, nonzero, line);
+            check_input(&q->inputs[k], c.value.values, c.value.values_version, k, nonzero, line);
+            v2 += c.value.values_version == BC_VALUES_V2;
             strided += c.value.layout != 0;
             f16 += q->inputs[k].dtype == BC_FLOAT16;
             divisors += nonzero;
@@ -263,9 +303,12 @@ static void check_cases(bc_value_tier tier, int cases)
             memset(q->inputs[k].data, 0x3c, esize_of(q->inputs[k].dtype));
         checked++;
     }
-    print_message("%d cases checked: %d strided inputs, %d float16, %d divisors, %d values=0\n",
-                  checked, strided, f16, divisors, distinct);
+    print_message("%d cases checked: %d strided inputs, %d float16, %d divisors, %d values=0, "
+                  "%d values=v2:\n",
+                  checked, strided, f16, divisors, distinct, v2);
     assert_true(checked > cases / 2 && strided > 0 && divisors > 0 && distinct > 0);
+    /* the small tier keeps version 1; the others make version 2 */
+    assert_true(tier == BC_TIER_SMALL || as_v1 ? v2 == 0 : v2 > checked / 4);
 #if BC_HAVE_FLOAT16
     assert_true(f16 > 0);
 #endif
@@ -275,13 +318,134 @@ static void check_cases(bc_value_tier tier, int cases)
 static void test_small_tier_inputs_are_the_model(void **state)
 {
     (void)state;
-    check_cases(BC_TIER_SMALL, 3000);
+    check_cases(BC_TIER_SMALL, 3000, 0);
 }
 
 static void test_medium_tier_inputs_are_the_model(void **state)
 {
     (void)state;
-    check_cases(BC_TIER_MEDIUM, 300);
+    check_cases(BC_TIER_MEDIUM, 300, 0);
+}
+
+/* the medium lines reported before versions: their seeds still make
+ * version 1's bytes */
+static void test_medium_tier_v1_inputs_are_the_model(void **state)
+{
+    (void)state;
+    check_cases(BC_TIER_MEDIUM, 150, 1);
+}
+
+/* A line's input 0, built as a check builds it, against the model of the
+ * version `want` the line must mean. */
+static void check_line(const char *line, bc_values_version want)
+{
+    bc_vector c;
+    char why[256];
+    assert_int_equal(bc_vector_parse(line, &c, why, sizeof why), 1);
+    assert_int_equal(c.value.values_version, want);
+    char back[512];
+    bc_vector_format(&c, back, sizeof back);
+    assert_string_equal(back, line); /* the replay line says its version again */
+    bc_arena *a = bc_arena_new();
+    assert_non_null(a);
+    bc_value_request vr;
+    assert_int_equal(bc_value_request_build(&c, c.value.layout, a, &vr, why, sizeof why), 0);
+    for (int k = 0; k < vr.req.ninputs; k++)
+        check_input(&vr.req.inputs[k], c.value.values, want, k, 0, line);
+    bc_arena_free(a);
+}
+
+/* A line without a version marker is version 1 (every stored line:
+ * manifests, certifications, corpora); values=v2:SEED is version 2; the
+ * two make different bytes from one seed. */
+static void test_replay_lines_keep_their_version(void **state)
+{
+    (void)state;
+    check_line("numpy op=add dtype=int32 values=8064278129103566691 [3,5000] [5000] -> [3,5000]",
+               BC_VALUES_V1);
+    check_line("numpy op=add dtype=int32 values=v2:8064278129103566691 [3,5000] [5000] -> "
+               "[3,5000]",
+               BC_VALUES_V2);
+    check_line("numpy op=where dtype=uint8 layout=7 values=v2:3 [2,1,1001] [1001] [2,1,1] -> "
+               "[2,1,1001]",
+               BC_VALUES_V2);
+    check_line("numpy op=add dtype=float16 values=v2:99 [70000] [1] -> [70000]", BC_VALUES_V2);
+    /* values 0 are the counting values in every version: one spelling */
+    bc_vector c;
+    char why[256], back[256];
+    assert_int_equal(
+        bc_vector_parse("none op=add dtype=int8 values=v2:0 [4] [4] -> [4]", &c, why, sizeof why),
+        1);
+    assert_int_equal(c.value.values_version, BC_VALUES_V1);
+    bc_vector_format(&c, back, sizeof back);
+    assert_string_equal(back, "none op=add dtype=int8 [4] [4] -> [4]");
+    /* the two versions of one seed differ in most elements */
+    int same = 0;
+    for (int64_t j = 0; j < 1000; j++) {
+        bc_prng r;
+        bc_prng_init(&r, 12345, 0x7a1u, 0);
+        for (int64_t i = 0; i < j; i++)
+            bc_prng_next(&r);
+        same += bc_prng_range(&r, -9, 9) == bc_value_v2(12345, 0, j, BC_INT32);
+    }
+    assert_true(same < 150); /* 1 in 19 alike by chance: about 53 */
+}
+
+/* A bad values= token is refused, naming the key, the column and what it
+ * found. */
+static void test_bad_values_token_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *says;
+    } bad[] = {
+        {"numpy op=add values=v3:5 [2] [2] -> [2]", "'v3:5' names no version"},
+        {"numpy op=add values=v2: [2] [2] -> [2]", "or v2:SEED, found 'v2:'"},
+        {"numpy op=add values=v2:x [2] [2] -> [2]", "or v2:SEED, found 'v2:x'"},
+        {"numpy op=add values=2:5 [2] [2] -> [2]", "or v2:SEED, found '2:5'"},
+        {"numpy op=add values=v2:-1 [2] [2] -> [2]", "found 'v2:-1'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bc_vector c;
+        char why[256] = "";
+        assert_int_equal(bc_vector_parse(bad[i].line, &c, why, sizeof why), -1);
+        if (!strstr(why, "column 14: values: ") || !strstr(why, bad[i].says))
+            fail_msg("%s: refused with \"%s\"", bad[i].line, why);
+    }
+}
+
+/* Version 2 by the block, portable and AVX2, equals its definition at
+ * every start and length parity, and across the 2^32 boundary of the pair
+ * index, where the hash's key changes (the huge tier's inputs reach it; no
+ * test makes a tensor that large). */
+static void test_v2_blocks_are_the_definition(void **state)
+{
+    (void)state;
+    int64_t row[80];
+    static const bc_dtype types[] = {BC_BOOL, BC_UINT8, BC_INT8, BC_FLOAT32};
+    static const int64_t starts[] = {
+        0, 1, 2, 1001, ((int64_t)1 << 33) - 37, ((int64_t)1 << 33) - 38, ((int64_t)1 << 35) + 3};
+    const uint64_t key = bc_value_v2_key(77, 3);
+    for (int avx2 = 0; avx2 <= bc_value_v2_avx2(); avx2++)
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++)
+                for (int64_t n = 0; n <= 80; n += 1 + n / 8) {
+                    const int64_t j0 = starts[s];
+                    memset(row, 0x55, sizeof row);
+                    bc_value_v2_block(key, types[t], j0, row, n, avx2);
+                    for (int64_t i = 0; i < 80; i++) {
+                        int64_t want =
+                            i < n ? model_v2(77, 3, j0 + i, types[t]) : 0x5555555555555555;
+                        if (row[i] != want ||
+                            (i < n && row[i] != bc_value_v2(77, 3, j0 + i, types[t])))
+                            fail_msg("%s, dtype %s, %lld from element %lld: row[%lld] is %lld, "
+                                     "the definition gives %lld",
+                                     avx2 ? "AVX2" : "portable", bc_dtype_name(types[t]),
+                                     (long long)n, (long long)j0, (long long)i, (long long)row[i],
+                                     (long long)want);
+                    }
+                }
+    print_message("AVX2 copy %s\n", bc_value_v2_avx2() ? "checked" : "absent on this CPU");
 }
 
 /* A wild write past an output's last element still breaks its guard when
@@ -319,6 +483,10 @@ int main(void)
 #endif
         cmocka_unit_test(test_small_tier_inputs_are_the_model),
         cmocka_unit_test(test_medium_tier_inputs_are_the_model),
+        cmocka_unit_test(test_medium_tier_v1_inputs_are_the_model),
+        cmocka_unit_test(test_replay_lines_keep_their_version),
+        cmocka_unit_test(test_bad_values_token_refused),
+        cmocka_unit_test(test_v2_blocks_are_the_definition),
         cmocka_unit_test(test_output_overrun_still_caught),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,16 @@ typedef enum bc_expect {
     BC_EXPECT_ERROR      /* -> error:KIND */
 } bc_expect;
 
+/* The definition a values= seed's random integers are made by
+ * (docs/PROPERTIES.md "Value tiers", spec/README.md): version 1 is a line
+ * without a marker (`values=SEED`, every line written before versions),
+ * version 2 is `values=v2:SEED`.  A line keeps meaning the bytes it
+ * meant: a version is never redefined, only a new one added. */
+typedef enum bc_values_version {
+    BC_VALUES_V1 = 0, /* one xoshiro256** draw per element, rejection then % 19 */
+    BC_VALUES_V2 = 1  /* a counter-based hash of (seed, operand, element index) */
+} bc_values_version;
+
 /* A value case: the line also names an operation (op=) to compute on
  * tensors of its shapes, their dtype and how their memory is laid out and
  * filled (spec/README.md, "Value cases").  Its expectation is still the
@@ -42,6 +52,8 @@ typedef struct bc_value_case {
                          their axis order, strides, gaps and offsets */
     uint64_t values;  /* values=, 0 (default): distinct small integers in row-major
                          order; else the seed of random small integers */
+    bc_values_version values_version; /* how a nonzero values= seed makes them:
+                         BC_VALUES_V1 whenever values is 0 */
 } bc_value_case;
 
 typedef struct bc_vector {
