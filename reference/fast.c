@@ -1152,6 +1152,52 @@ void bc_fast_run(const bc_job *job)
         run_exec(&fp.pl, fp.pl.base, &fp.x, -1);
 }
 
+/* More than two axes: a plan, walked as bc_fast_run walks it (out of line:
+ * the plan's 5 KiB of stack are not set up for one block). */
+static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc_dtype dtype,
+                                                     bc_op op, const int64_t *size,
+                                                     int64_t out_bytes)
+{
+    bc_plan pl;
+    const int R = ax->rank;
+    pl.rank = R;
+    pl.nops = 3;
+    for (int r = 0; r < R; r++) {
+        pl.dims[r] = ax->dims[R - 1 - r];
+        for (int j = 0; j < 3; j++)
+            pl.strides[j][r] = ax->strides[j][R - 1 - r] * size[j];
+    }
+    for (int j = 0; j < 3; j++)
+        pl.base[j] = ax->base[j];
+    const dtype_kernels k = kernels_for(dtype, op, out_bytes);
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0};
+    run_plan(&pl, pl.base, &x);
+}
+
+void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
+                       int64_t in_size, int64_t out_bytes)
+{
+    const int64_t size[3] = {out_size, in_size, in_size};
+    if (ax->rank > 2) {
+        run_small_plan(ax, dtype, op, size, out_bytes);
+        return;
+    }
+    /* one block: the kernel straight, as a prepared direct call */
+    kernel_fn fn = binary_kernels[dtype][op];
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        fn = f16c_kernels[op];
+#endif
+    const int two = ax->rank == 2, one = ax->rank >= 1;
+    const int64_t s1[3] = {two ? ax->strides[0][1] * out_size : 0,
+                           two ? ax->strides[1][1] * in_size : 0,
+                           two ? ax->strides[2][1] * in_size : 0};
+    const int64_t s0[3] = {one ? ax->strides[0][0] * out_size : 0,
+                           one ? ax->strides[1][0] * in_size : 0,
+                           one ? ax->strides[2][0] * in_size : 0};
+    fn(two ? ax->dims[1] : 1, one ? ax->dims[0] : 1, ax->base, s1, s0, NULL);
+}
+
 bc_fast_prep *bc_fast_prepare(const bc_job *job)
 {
     bc_fast_prep *fp = malloc(sizeof *fp);
