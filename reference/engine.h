@@ -85,4 +85,21 @@ void bc_plan_frame(const bc_params *p, const bc_shape *shapes, int operand,
  * row-major order of the result is kept (sum-to-shape's summation order). */
 void bc_plan_finish(bc_plan *pl, int reorder);
 
+/* The small-call front end (eval.c's small_binary): a one-shot binary call
+ * whose output has at most BC_SMALL_NUMEL elements, none of them size 0,
+ * and shares no memory with an input.  Below NT_FLOOR_BYTES and too small
+ * to tile, such a call takes the direct route of bc_fast_run, so running
+ * it here gives the same bytes.  Its axes: size-1 axes dropped and
+ * neighbours merged (bc_plan_finish's merge, without its flip and sort),
+ * innermost first, strides in elements; operand 0 the output. */
+enum { BC_SMALL_NUMEL = 1024 };
+typedef struct bc_small_axes {
+    int rank;
+    int64_t dims[BC_MAX_RANK];
+    int64_t strides[3][BC_MAX_RANK];
+    char *base[3];
+} bc_small_axes;
+void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
+                       int64_t in_size, int64_t out_bytes);
+
 #endif

@@ -288,9 +288,122 @@ static bc_error_kind elementwise(bc_evaluator ev, bc_op op, const bc_params *p, 
     return run(ev, &job, plan, err);
 }
 
+/* ---- the small-call front end ------------------------------------------ */
+
+/* Strides and offsets (in elements) up to this size: with at most
+ * BC_SMALL_NUMEL elements, at most 10 axes of extent 2 or more, so every
+ * element and byte offset of the views stays below 2^58, far inside int64:
+ * bc_tensor_check accepts such a view without computing them. */
+#define SMALL_REACH ((int64_t)1 << 40)
+
+static int small_reach(int64_t v)
+{
+    return v > -SMALL_REACH && v < SMALL_REACH;
+}
+
+/* 1 if the view's data is present and aligned (it has elements here). */
+static int small_data(const bc_tensor *t, int64_t size)
+{
+    return t->data && ((uintptr_t)t->data & (uintptr_t)(size - 1)) == 0 &&
+           small_reach(t->offset); /* sizes are powers of two */
+}
+
+/* A one-shot fast binary call that every check of elementwise() accepts
+ * and bc_fast_run would run on its direct route, recognised in one pass
+ * over the result's axes, innermost first, and run without a job, a shape
+ * copy, bc_infer or a plan sort: rules numpy and none without options, an
+ * output of 1 to BC_SMALL_NUMEL elements (no size-0 axis) sharing no
+ * memory with either input.  Returns 0, having done nothing, for any call
+ * outside that set, valid or not: elementwise() then checks it and names
+ * its error, so refusals are the general path's by construction.  Each
+ * condition below is sufficient for a check of the general path
+ * (bc_tensor_check, bc_infer, the dtypes, check_output); none may accept a
+ * call that path refuses (tests/test_engine_random.c compares the two
+ * evaluators on every binary case, test_small_calls the refusals at its
+ * edges). */
+static int small_binary(bc_op op, const bc_params *p, const bc_tensor *a, const bc_tensor *b,
+                        const bc_tensor *out)
+{
+    if (p->options || (p->rule != BC_RULE_NUMPY && p->rule != BC_RULE_NONE))
+        return 0;
+    const bc_dtype dt = a->dtype;
+    if (b->dtype != dt || !bc_op_takes_dtype(op, dt) || out->dtype != bc_op_result_dtype(op, dt))
+        return 0;
+    const int R = out->rank, ra = a->rank, rb = b->rank, none = p->rule == BC_RULE_NONE;
+    if ((unsigned)R > BC_MAX_RANK || (unsigned)ra > (unsigned)R || (unsigned)rb > (unsigned)R ||
+        (ra != R && rb != R) || (none && (ra != R || rb != R)))
+        return 0;
+    /* the output is the inputs' dtype or bool (one byte) */
+    const int64_t isz = (int64_t)bc_dtype_size(dt), osz = out->dtype == dt ? isz : 1;
+    if (!small_data(out, osz) || !small_data(a, isz) || !small_data(b, isz))
+        return 0;
+    /* the axes of extent > 1, innermost first, neighbours merged as
+     * bc_plan_finish merges them (no flip or sort: a small call's blocks are
+     * short anyway); strides in elements */
+    bc_small_axes ax;
+    int m = 0, in_order = 1;
+    int64_t numel = 1, olo = 0, ohi = 0, alo = 0, ahi = 0, blo = 0, bhi = 0;
+    for (int r = R - 1; r >= 0; r--) {
+        const int ka = r - (R - ra), kb = r - (R - rb);
+        const int64_t dim = out->dims[r], da = ka >= 0 ? a->dims[ka] : 1,
+                      db = kb >= 0 ? b->dims[kb] : 1;
+        /* numpy's dim (RULES.md §3): each 1 or equal to it, one equal unless it is 1 */
+        if (dim < 1 || dim > BC_SMALL_NUMEL || (da != dim && da != 1) || (db != dim && db != 1) ||
+            (dim != 1 && da != dim && db != dim) || (none && (da != dim || db != dim)))
+            return 0;
+        if (dim == 1)
+            continue;
+        if ((numel *= dim) > BC_SMALL_NUMEL)
+            return 0;
+        const int64_t so = out->strides[r], sa = da > 1 ? a->strides[ka] : 0,
+                      sb = db > 1 ? b->strides[kb] : 0;
+        if (!small_reach(so) || !small_reach(sa) || !small_reach(sb))
+            return 0;
+        /* self_overlaps() in the axes' own order: if each stride passes the
+         * reach of the axes inside it, the strides increase, so that order is
+         * its sorted one and it finds no overlap either */
+        in_order &= (so < 0 ? -so : so) > ohi - olo;
+        const int64_t e = dim - 1, po = e * so, pa = e * sa, pb = e * sb;
+        olo += po < 0 ? po : 0;
+        ohi += po > 0 ? po : 0;
+        alo += pa < 0 ? pa : 0;
+        ahi += pa > 0 ? pa : 0;
+        blo += pb < 0 ? pb : 0;
+        bhi += pb > 0 ? pb : 0;
+        if (m > 0 && ax.strides[0][m - 1] * ax.dims[m - 1] == so &&
+            ax.strides[1][m - 1] * ax.dims[m - 1] == sa &&
+            ax.strides[2][m - 1] * ax.dims[m - 1] == sb) {
+            ax.dims[m - 1] *= dim;
+            continue;
+        }
+        ax.dims[m] = dim;
+        ax.strides[0][m] = so;
+        ax.strides[1][m] = sa;
+        ax.strides[2][m] = sb;
+        m++;
+    }
+    if (!in_order && self_overlaps(out))
+        return 0;
+    ax.rank = m;
+    ax.base[0] = (char *)out->data + out->offset * osz;
+    ax.base[1] = (char *)a->data + a->offset * isz;
+    ax.base[2] = (char *)b->data + b->offset * isz;
+    /* the byte ranges, as byte_range() gives them */
+    const uintptr_t o = (uintptr_t)ax.base[0], olo_b = o + (uintptr_t)(olo * osz),
+                    ohi_b = o + (uintptr_t)(ohi * osz + osz);
+    const uintptr_t x = (uintptr_t)ax.base[1], y = (uintptr_t)ax.base[2];
+    if ((x + (uintptr_t)(alo * isz) < ohi_b && olo_b < x + (uintptr_t)(ahi * isz + isz)) ||
+        (y + (uintptr_t)(blo * isz) < ohi_b && olo_b < y + (uintptr_t)(bhi * isz + isz)))
+        return 0; /* in place (or refused): the general path's checks */
+    bc_fast_run_small(&ax, dt, op, osz, isz, numel * osz);
+    return 1;
+}
+
 bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p, const bc_tensor *a,
                              const bc_tensor *b, const bc_tensor *out, bc_error *err)
 {
+    if (ev == BC_EVAL_FAST && small_binary(op, p, a, b, out))
+        return BC_OK;
     const bc_tensor *pair[2] = {a, b};
     return elementwise(ev, op, p, 2, NULL, pair, out, 0, NULL, err);
 }

@@ -88,11 +88,14 @@
  * reached by no input (the driver's buffers see to it). */
 typedef void (*kernel_fn)(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
                           const int64_t *s0, const void *aux);
-/* The same over n2 planes of n1 x n0 (s2: the byte strides between planes),
- * for the binary ops: high-rank patterns whose two inner axes are short
- * (rank 8's 8 x 8) get 8 x 8 x 8 elements per call. */
-typedef void (*kernel3_fn)(int64_t n2, int64_t n1, int64_t n0, char *const *p,
-                           const int64_t *s2, const int64_t *s1, const int64_t *s0);
+/* The same over n3 x n2 planes of n1 x n0 (s3, s2: the byte strides
+ * between planes), for the binary ops: high-rank patterns whose two inner
+ * axes are short (rank 8's 8 x 8) get 8 x 8 x 8 x 8 elements per call,
+ * rank-5 small's 5 x 3 x 6 x 4: the stride case is picked, and the driver
+ * steps its odometer, once per four axes instead of once per three. */
+typedef void (*kernel3_fn)(int64_t n3, int64_t n2, int64_t n1, int64_t n0, char *const *p,
+                           const int64_t *s3, const int64_t *s2, const int64_t *s1,
+                           const int64_t *s0);
 
 /* Tile of the two inner axes for transposed inputs: rows x columns. */
 enum { TILE_ROWS = 32, TILE_COLS = 64 };
@@ -135,27 +138,36 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
                                              *(const T *)(b + i * sb));                \
     }
 
-/* The rows of a 3-D block (n2 planes of n1 rows) through FN(count, ...).
- * Rows of 16 or 32 bytes (rank 8's 8 floats, rank 5's 4) get a loop of
- * constant length, which the compiler turns into straight vector code: no
- * trip-count set-up, no remainder test, per row.  The planes are rank 8's
- * third axis: one call does 8 x 8 x 8 elements instead of one 8 x 8 block
- * per call and an odometer step between blocks. */
+/* The rows of a block of n3 x n2 planes of n1 rows through FN(W, ...),
+ * W the row's length.  Rows of 16 or 32 bytes (rank 8's 8 floats, rank
+ * 5's 4) get a loop of constant length, which the compiler turns into
+ * straight vector code: no trip-count set-up, no remainder test, per row;
+ * the length is tested once per block, not per plane.  The planes are
+ * rank 8's third and fourth axes: one call does 8 x 8 x 8 x 8 elements
+ * instead of one 8 x 8 block per call and an odometer step between blocks. */
+/* two rows per iteration of the row loop: short rows (rank 5's 4 floats)
+ * pay its counter and branch per pair */
+#if defined(__GNUC__) && !defined(__clang__)
+#define BC_UNROLL2 _Pragma("GCC unroll 2")
+#else
+#define BC_UNROLL2
+#endif
+#define EACH_PLANE(FN, W, ...)                                                         \
+    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
+        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
+            char *o = p[0] + i3 * o3 + i2 * o2;                                        \
+            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)     \
+                FN(W, __VA_ARGS__);                                                    \
+        }
 #define EACH_ROW(FN, ...)                                                              \
     do {                                                                               \
-        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
-            char *o = p[0] + i2 * o2;                                                  \
-            const char *a = p[1] + i2 * a2, *b = p[2] + i2 * b2;                       \
-            if (n0 * e == 32) {                                                        \
-                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
-                    FN(32 / e, __VA_ARGS__);                                           \
-            } else if (n0 * e == 16) {                                                 \
-                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
-                    FN(16 / e, __VA_ARGS__);                                           \
-            } else {                                                                   \
-                for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)            \
-                    FN(n0, __VA_ARGS__);                                               \
-            }                                                                          \
+        if (n0 * e == 32) {                                                            \
+            EACH_PLANE(FN, 32 / e, __VA_ARGS__)                                        \
+        } else if (n0 * e == 16) {                                                     \
+            EACH_PLANE(FN, 16 / e, __VA_ARGS__)                                        \
+        } else {                                                                       \
+            EACH_PLANE(FN, n0, __VA_ARGS__)                                            \
         }                                                                              \
     } while (0)
 
@@ -179,12 +191,13 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             gs_##N##_##NAME(n, o, so, a, sa, b, sb);                                   \
     }                                                                                  \
     static inline __attribute__((always_inline)) void b3_##N##_##NAME(              \
-        int64_t n2, int64_t n1, int64_t n0, char *const *p, const int64_t *s2,         \
-        const int64_t *s1, const int64_t *s0)                                          \
+        int64_t n3, int64_t n2, int64_t n1, int64_t n0, char *const *p,                \
+        const int64_t *s3, const int64_t *s2, const int64_t *s1, const int64_t *s0)    \
     {                                                                                  \
         const int64_t so = s0[0], sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);      \
         const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
         const int64_t o2 = s2[0], a2 = s2[1], b2 = s2[2];                              \
+        const int64_t o3 = s3[0], a3 = s3[1], b3 = s3[2];                              \
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
@@ -194,17 +207,17 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         else                                                                           \
             EACH_ROW(gs_##N##_##NAME, o, so, a, sa, b, sb);                            \
     }                                                                                  \
-    static void k3_##N##_##NAME(int64_t n2, int64_t n1, int64_t n0, char *const *p,   \
-                                const int64_t *s2, const int64_t *s1,                  \
-                                const int64_t *s0)                                     \
+    static void k3_##N##_##NAME(int64_t n3, int64_t n2, int64_t n1, int64_t n0,       \
+                                char *const *p, const int64_t *s3, const int64_t *s2,  \
+                                const int64_t *s1, const int64_t *s0)                  \
     {                                                                                  \
-        b3_##N##_##NAME(n2, n1, n0, p, s2, s1, s0);                                    \
+        b3_##N##_##NAME(n3, n2, n1, n0, p, s3, s2, s1, s0);                            \
     }                                                                                  \
-    BC_AVX2_CLONE(static void k3avx2_##N##_##NAME(int64_t n2, int64_t n1, int64_t n0,  \
-                                                  char *const *p, const int64_t *s2,   \
-                                                  const int64_t *s1, const int64_t *s0) \
+    BC_AVX2_CLONE(static void k3avx2_##N##_##NAME(                                     \
+        int64_t n3, int64_t n2, int64_t n1, int64_t n0, char *const *p,                \
+        const int64_t *s3, const int64_t *s2, const int64_t *s1, const int64_t *s0)    \
     {                                                                                  \
-        b3_##N##_##NAME(n2, n1, n0, p, s2, s1, s0);                                    \
+        b3_##N##_##NAME(n3, n2, n1, n0, p, s3, s2, s1, s0);                            \
     })                                                                                 \
     static void k_##N##_##NAME(int64_t n1, int64_t n0, char *const *p, const int64_t *s1, \
                                const int64_t *s0, const void *aux)                     \
@@ -212,7 +225,7 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         (void)aux;                                                                     \
         /* its own copy of the loops with one plane (the plane loop folds           \
          * away): tiny calls do not pay a second call and the plane set-up */         \
-        b3_##N##_##NAME(1, n1, n0, p, s1, s1, s0);                                     \
+        b3_##N##_##NAME(1, 1, n1, n0, p, s1, s1, s1, s0);                              \
     }
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
@@ -758,7 +771,7 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                 t0[0] = osize;
             }
             if (x->fn3)
-                x->fn3(1, r, c, q, t0, t1, t0); /* one plane: its stride is never used */
+                x->fn3(1, 1, r, c, q, t0, t0, t1, t0); /* one plane: its strides are never used */
             else
                 x->fn(r, c, q, t1, t0, x->aux);
             if (x->route != ROUTE_DIRECT)
@@ -790,15 +803,19 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     /* three inner axes per call with a 3-D kernel, unless the output goes
      * through the buffer in 2-D pieces (in place: ROUTE_COPY) */
     const int three = x->fn3 && R >= 3 && (batched || (x->route == ROUTE_DIRECT && !x->gathered));
-    const int outer = R - 2 - three; /* the odometer's axes: 0 .. outer-1 */
-    int64_t s2[BC_PLAN_MAX_OPS], s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS], idx[BC_MAX_RANK];
+    /* and a fourth, the kernel's outer plane loop, on the direct route */
+    const int four = three && !batched && R >= 4;
+    const int outer = R - 2 - three - four; /* the odometer's axes: 0 .. outer-1 */
+    int64_t s3[BC_PLAN_MAX_OPS], s2[BC_PLAN_MAX_OPS], s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS];
+    int64_t idx[BC_MAX_RANK];
     char *p[BC_PLAN_MAX_OPS];
-    int64_t n2 = 1, n1 = 1, n0 = 1;
+    int64_t n3 = 1, n2 = 1, n1 = 1, n0 = 1;
     for (int j = 0; j < nops; j++) {
         p[j] = base[j];
         s0[j] = R >= 1 ? pl->strides[j][R - 1] : 0;
         s1[j] = R >= 2 ? pl->strides[j][R - 2] : 0;
         s2[j] = three ? pl->strides[j][R - 3] : 0;
+        s3[j] = four ? pl->strides[j][R - 4] : 0;
     }
     for (int k = 0; k < outer; k++)
         idx[k] = 0;
@@ -821,6 +838,8 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
         n1 = pl->dims[R - 2];
     if (three)
         n2 = pl->dims[R - 3];
+    if (four)
+        n3 = pl->dims[R - 4];
     /* batched: the kernel writes block after block into the buffer, which
      * goes out whole (the output's blocks follow each other in memory) */
     char *dst = p[0];
@@ -844,13 +863,13 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
             char *o = p[0];
             p[0] = x->buf->out.c + fill;
             if (three)
-                x->fn3(n2, n1, n0, p, t2, t1, t0);
+                x->fn3(1, n2, n1, n0, p, t2, t2, t1, t0);
             else
                 x->fn(n1, n0, p, t1, t0, x->aux);
             p[0] = o;
             fill += block;
         } else if (three) {
-            x->fn3(n2, n1, n0, p, s2, s1, s0);
+            x->fn3(n3, n2, n1, n0, p, s3, s2, s1, s0);
         } else {
             run_block(x, n1, n0, p, s1, s0);
         }
@@ -1150,6 +1169,52 @@ void bc_fast_run(const bc_job *job)
     prepare(job, &fp);
     if (!fp.empty)
         run_exec(&fp.pl, fp.pl.base, &fp.x, -1);
+}
+
+/* More than two axes: a plan, walked as bc_fast_run walks it (out of line:
+ * the plan's 5 KiB of stack are not set up for one block). */
+static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc_dtype dtype,
+                                                     bc_op op, const int64_t *size,
+                                                     int64_t out_bytes)
+{
+    bc_plan pl;
+    const int R = ax->rank;
+    pl.rank = R;
+    pl.nops = 3;
+    for (int r = 0; r < R; r++) {
+        pl.dims[r] = ax->dims[R - 1 - r];
+        for (int j = 0; j < 3; j++)
+            pl.strides[j][r] = ax->strides[j][R - 1 - r] * size[j];
+    }
+    for (int j = 0; j < 3; j++)
+        pl.base[j] = ax->base[j];
+    const dtype_kernels k = kernels_for(dtype, op, out_bytes);
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0};
+    run_plan(&pl, pl.base, &x);
+}
+
+void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
+                       int64_t in_size, int64_t out_bytes)
+{
+    const int64_t size[3] = {out_size, in_size, in_size};
+    if (ax->rank > 2) {
+        run_small_plan(ax, dtype, op, size, out_bytes);
+        return;
+    }
+    /* one block: the kernel straight, as a prepared direct call */
+    kernel_fn fn = binary_kernels[dtype][op];
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        fn = f16c_kernels[op];
+#endif
+    const int two = ax->rank == 2, one = ax->rank >= 1;
+    const int64_t s1[3] = {two ? ax->strides[0][1] * out_size : 0,
+                           two ? ax->strides[1][1] * in_size : 0,
+                           two ? ax->strides[2][1] * in_size : 0};
+    const int64_t s0[3] = {one ? ax->strides[0][0] * out_size : 0,
+                           one ? ax->strides[1][0] * in_size : 0,
+                           one ? ax->strides[2][0] * in_size : 0};
+    fn(two ? ax->dims[1] : 1, one ? ax->dims[0] : 1, ax->base, s1, s0, NULL);
 }
 
 bc_fast_prep *bc_fast_prepare(const bc_job *job)

@@ -867,6 +867,180 @@ static void test_tile_and_block_edges(void **state)
     edge_case(BC_FLOAT32, &ra, st, 0, 1, &rb, &r);
 }
 
+/* The small-call front end (eval.c's small_binary: one-shot fast binary
+ * calls of at most 1,024 output elements) at its edges: each call below
+ * runs on both evaluators (the naive one never takes that path) and must
+ * give the same error kind and message, or the same bytes everywhere in
+ * the buffer.  The variations are the checks the front end must not skip:
+ * data, alignment, offsets and strides near the int64 range, the output's
+ * shape, dtype and self-overlap, overlap with an input (in place is
+ * allowed only as the very view), dims of 0 and 1, rank 0, ranks past the
+ * result's under none, the size limit's edge, every dtype. */
+typedef struct small_call {
+    bc_op op;
+    bc_rule rule;
+    bc_tensor a, b, out;
+} small_call;
+
+static void small_compare(const small_call *c, const char *what)
+{
+    enum { BYTES = 4096 * 8 + 256 };
+    static union { int64_t align; char c[BYTES]; } buf[2];
+    char *mem[2] = {buf[0].c, buf[1].c};
+    bc_error err[2];
+    bc_error_kind k[2];
+    rng_state = g_seed ^ 0x51a11ull;
+    /* every element random, NaNs all the default one (random_value) */
+    const size_t es = bc_dtype_size(c->a.dtype);
+    for (size_t off = 0; off + es <= BYTES; off += es)
+        random_value(c->a.dtype, mem[0] + off);
+    memcpy(mem[1], mem[0], BYTES);
+    for (int e = 0; e < 2; e++) {
+        small_call v = *c;
+        /* data given as offsets into mem; (void *)-1 stands for NULL */
+        bc_tensor *t[3] = {&v.a, &v.b, &v.out};
+        for (int i = 0; i < 3; i++)
+            t[i]->data = t[i]->data == (void *)-1 ? NULL : mem[e] + (uintptr_t)t[i]->data;
+        bc_params p = bc_params_for(c->rule);
+        memset(&err[e], 0, sizeof err[e]);
+        k[e] = bc_eval_binary(e ? BC_EVAL_FAST : BC_EVAL_NAIVE, c->op, &p, &v.a, &v.b, &v.out,
+                              &err[e]);
+    }
+    if (k[0] != k[1] || (k[0] && strcmp(err[0].message, err[1].message) != 0))
+        fail_msg("small call '%s' (%s %s): naive %d (%s), fast %d (%s)", what,
+                 bc_op_name(c->op), bc_dtype_name(c->a.dtype), (int)k[0],
+                 k[0] ? err[0].message : "ok", (int)k[1], k[1] ? err[1].message : "ok");
+    if (memcmp(mem[0], mem[1], BYTES) != 0)
+    {
+        size_t off = 0;
+        while (mem[0][off] == mem[1][off])
+            off++;
+        fail_msg("small call '%s' (%s %s): the fast result differs from the naive one at byte "
+                 "%zu (%02x, naive %02x)", what, bc_op_name(c->op), bc_dtype_name(c->a.dtype), off,
+                 (unsigned char)mem[1][off], (unsigned char)mem[0][off]);
+    }
+}
+
+static void test_small_calls(void **state)
+{
+    (void)state;
+    for (int dt = 0; dt < BC_DTYPE_COUNT; dt++) {
+        const bc_dtype t = (bc_dtype)dt;
+        if (!bc_dtype_available(t))
+            continue;
+        const int64_t es = (int64_t)bc_dtype_size(t);
+        bc_shape s34 = {2, {3, 4}}, s4 = {1, {4}}, s0 = {0, {0}};
+        for (int op = 0; op < BC_OP_ENGINE_COUNT; op++) {
+            if (!bc_op_takes_dtype((bc_op)op, t))
+                continue;
+            const bc_dtype ot = bc_op_result_dtype((bc_op)op, t);
+            small_call base = {(bc_op)op, BC_RULE_NUMPY, bc_tensor_contiguous(t, &s34, (void *)0),
+                               bc_tensor_contiguous(t, &s4, (void *)(uintptr_t)(16 * es)),
+                               bc_tensor_contiguous(ot, &s34, (void *)(uintptr_t)(4096))};
+            small_call c = base;
+            small_compare(&c, "tiny");
+            c.rule = BC_RULE_NONE;
+            small_compare(&c, "none: ranks differ");
+            c.b = bc_tensor_contiguous(t, &s34, (void *)(uintptr_t)(16 * es));
+            small_compare(&c, "none: equal shapes");
+            c = base;
+            c.a = bc_tensor_contiguous(t, &s0, (void *)0);
+            c.b = bc_tensor_contiguous(t, &s0, (void *)(uintptr_t)es);
+            c.out = bc_tensor_contiguous(ot, &s0, (void *)(uintptr_t)(4096));
+            small_compare(&c, "rank 0");
+            c.out.data = (void *)0;
+            small_compare(&c, "rank 0 in place");
+            c.out.data = (void *)(uintptr_t)(4096 + 1);
+            small_compare(&c, "rank 0, output misaligned");
+            /* reversed rows, stepped columns, an offset */
+            c = base;
+            c.a.strides[0] = -8;
+            c.a.strides[1] = 2;
+            c.a.offset = 16;
+            c.b.strides[0] = -1;
+            c.b.offset = 3;
+            c.out.strides[1] = -1;
+            c.out.offset = 3;
+            small_compare(&c, "reversed and stepped");
+            c.out.strides[0] = 2; /* its rows collide */
+            small_compare(&c, "output overlaps itself");
+            c.out.strides[0] = 4;
+            c.out.strides[1] = 0;
+            small_compare(&c, "output stride 0");
+            c = base;
+            c.out.strides[0] = 1;
+            c.out.strides[1] = 3; /* a permuted output: no overlap, out of order */
+            small_compare(&c, "permuted output");
+            /* in place: the very view, then a shifted one */
+            c = base;
+            c.out = c.a;
+            c.out.dtype = ot;
+            small_compare(&c, ot == t ? "in place" : "in place, other dtype");
+            c.out.offset = 1;
+            small_compare(&c, "output overlaps input 0");
+            c = base;
+            c.out.data = (void *)(uintptr_t)(16 * es);
+            c.out.offset = -8;
+            small_compare(&c, "output overlaps input 1");
+            /* data and alignment */
+            c = base;
+            c.b.data = (void *)-1;
+            small_compare(&c, "input without data");
+            c.b.data = (void *)(uintptr_t)(16 * es + (es > 1));
+            small_compare(&c, "input misaligned");
+            c = base;
+            c.out.data = (void *)-1;
+            small_compare(&c, "output without data");
+            /* dtypes and shapes */
+            c = base;
+            c.b.dtype = t == BC_INT8 ? BC_UINT8 : BC_INT8;
+            small_compare(&c, "dtypes differ");
+            c = base;
+            c.out.dtype = ot == BC_BOOL ? t : BC_BOOL;
+            small_compare(&c, "output dtype");
+            c = base;
+            c.out.dims[1] = 5;
+            small_compare(&c, "output shape");
+            c = base;
+            c.out.rank = 3;
+            c.out.dims[2] = 1;
+            small_compare(&c, "output rank");
+            c = base;
+            c.b.dims[0] = 3;
+            small_compare(&c, "dims mismatch");
+            c.b.dims[0] = -1;
+            small_compare(&c, "negative dim");
+            c = base;
+            c.a.dims[0] = c.out.dims[0] = 0;
+            small_compare(&c, "size 0");
+            c = base;
+            c.a.dims[0] = 1; /* a stretched: its stride there is never used */
+            c.a.strides[0] = INT64_MAX;
+            small_compare(&c, "huge stride on a size-1 axis");
+            c = base;
+            c.a.strides[0] = INT64_MAX / 2;
+            small_compare(&c, "element offsets past int64");
+            c.a.strides[0] = INT64_MAX / es / 2 + 1; /* in elements for 1 byte, else in bytes */
+            small_compare(&c, "byte offsets past int64");
+            if (es > 1) {
+                c = base;
+                c.a.offset = INT64_MIN / es - 1;
+                small_compare(&c, "offset past int64 bytes");
+            }
+            /* the size limit: 1,024 elements and one past it */
+            c = base;
+            for (int64_t n = 1023; n <= 1025; n++) {
+                c.a.dims[0] = c.out.dims[0] = n;
+                c.a.dims[1] = c.out.dims[1] = 1;
+                c.b.dims[0] = 1;
+                c.a.strides[0] = c.out.strides[0] = 1;
+                c.out.data = (void *)(uintptr_t)(2048 * es);
+                small_compare(&c, "the size limit");
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *v;
@@ -884,6 +1058,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_plan_refusals),
         cmocka_unit_test(test_tile_and_block_edges),
+        cmocka_unit_test(test_small_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
