@@ -37,6 +37,7 @@ static const bc_sut *const builtin[] = {
     &bc_mutant_matmul_promoted_kept,
     &bc_mutant_partial_matmul_unknown_batch_times_one,
     &bc_mutant_partial_explicit_repeats_alone,
+    &bc_mutant_partial_unknown_mapping_right_aligned,
     &bc_mutant_matmul_batch_modulo,
 };
 

@@ -29,6 +29,7 @@ extern const bc_sut bc_mutant_contiguous_assumed, bc_mutant_flat_modulo,
 /* partial_mutants.c */
 extern const bc_sut bc_mutant_partial_unknown_times_one, bc_mutant_partial_interval_as_one,
     bc_mutant_partial_symbols_equal, bc_mutant_partial_merge_intersects,
-    bc_mutant_partial_matmul_unknown_batch_times_one, bc_mutant_partial_explicit_repeats_alone;
+    bc_mutant_partial_matmul_unknown_batch_times_one, bc_mutant_partial_explicit_repeats_alone,
+    bc_mutant_partial_unknown_mapping_right_aligned;
 
 #endif

@@ -208,6 +208,31 @@ static void explicit_repeats_alone(const bc_sut *sut, const bc_params *p, int n,
     a->message[0] = '\0';
 }
 
+/* explicit: an axes_mapping of unknown values (RULES.md §14.9) taken to be
+ * the right-aligned one (the input's last axis onto the target's last, as
+ * numpy aligns), so a case that only another mapping runs is rejected:
+ * [2,3] with ?,? onto [2,4,3] (mapping 0,2) fails at 3 against 4.  It
+ * models a shape function that fills an input it cannot read with a
+ * default, here numpy's alignment; no upstream report of it is cited (the
+ * classic bug the §14.9 properties must catch, docs/MUTANTS.md). */
+static void unknown_mapping_right_aligned(const bc_sut *sut, const bc_params *p, int n,
+                                          const bc_pshape *s, const bc_psymbols *syms,
+                                          bc_sut_panswer *a)
+{
+    (void)sut;
+    if (p->rule != BC_RULE_EXPLICIT || !(p->options & BC_OPT_AXES_UNKNOWN) || n != 2 ||
+        s[0].rank < 0 || s[1].rank < s[0].rank || (p->naxes >= 0 && p->naxes != s[0].rank)) {
+        bc_panswer_from_reference(p, n, s, syms, a);
+        return;
+    }
+    bc_params known = *p;
+    known.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+    known.naxes = s[0].rank;
+    for (int k = 0; k < s[0].rank; k++)
+        known.axes[k] = s[1].rank - s[0].rank + k;
+    bc_panswer_from_reference(&known, n, s, syms, a);
+}
+
 #define PARTIAL_MUTANT(ident, fn, name, what, cite)                                                \
     static const bc_sut_ops ident##_ops = {reference_infer, NULL, fn};                             \
     const bc_sut ident = {name, "mutant", what, cite, &ident##_ops}
@@ -235,3 +260,8 @@ PARTIAL_MUTANT(bc_mutant_partial_explicit_repeats_alone, explicit_repeats_alone,
                "[2..3,4..5] mapped 1,1 onto [5,?] passes",
                "openvinotoolkit/openvino broadcast_shape_inference.hpp, "
                "validate_target_shape_none (RULES.md §14.4 D9)");
+PARTIAL_MUTANT(bc_mutant_partial_unknown_mapping_right_aligned, unknown_mapping_right_aligned,
+               "mutant:partial-unknown-mapping-right-aligned",
+               "explicit: an axes_mapping of unknown values taken to be the right-aligned one, so "
+               "[2,3] with ?,? onto [2,4,3] is rejected",
+               "RULES.md §14.9 (an unknown mapping filled with a default one)");

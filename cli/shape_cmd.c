@@ -34,7 +34,9 @@ static const char shape_usage[] =
     "  --axes i,j,...       explicit: nGraph broadcast_axes, the target axes the\n"
     "                       input lacks ('' is the empty set)\n"
     "  --axes-mapping i,... explicit: OpenVINO axes_mapping, the target axis of each\n"
-    "                       input axis\n"
+    "                       input axis; ?,? is a mapping of 2 unknown entries and\n"
+    "                       ... one of unknown length too (a partial case,\n"
+    "                       spec/RULES.md §14.9)\n"
     "  --profile NAME       pdpd: openvino-doc (default), openvino-shape-inference,\n"
     "                       paddle, openvino-select, ngraph-select,\n"
     "                       openvino-broadcast; broadcast-to: pytorch-expand;\n"
@@ -55,7 +57,8 @@ static const char shape_usage[] =
     "  broadcheck shape --rule explicit --axes 0 [3] [2,3]       # [2,3]\n"
     "  broadcheck shape --rule bidirectional [3,1] [2,1,6]       # [2,3,6]\n"
     "  broadcheck shape --rule matmul [2,3,4] [4,5]              # [2,3,5]\n"
-    "  broadcheck shape --rule numpy '[?,3]' '[2..5,1]' '[N,1]'  # [2..5,3]\n";
+    "  broadcheck shape --rule numpy '[?,3]' '[2..5,1]' '[N,1]'  # [2..5,3]\n"
+    "  broadcheck shape --rule explicit --axes-mapping '?,?' [2,3] [2,4,3]  # [2,4,3]\n";
 
 /* The partial reference's answer (RULES.md §14); same outputs and exit codes. */
 static int shape_partial(const bc_params *params, int n, char **args)
@@ -148,11 +151,23 @@ int bc_cmd_shape(int argc, char **argv)
     bc_params params = bc_params_for(rule);
     char why[512];
     for (int i = 0; i < 4; i++) {
-        if (opt_values[i] &&
-            bc_params_set_option(&params, opt_keys[i], opt_values[i], why, sizeof why) != 0) {
+        /* an axes-mapping of unknown values (?,? or ...; RULES.md §14.9), else a known one */
+        int unknown = i == 2 && opt_values[i]
+                          ? bc_params_set_unknown_mapping(&params, opt_values[i], why, sizeof why)
+                          : 0;
+        if (unknown < 0 ||
+            (!unknown && opt_values[i] &&
+             bc_params_set_option(&params, opt_keys[i], opt_values[i], why, sizeof why) != 0)) {
             fprintf(stderr, "broadcheck shape: --%s\n", why);
             return BC_EXIT_USAGE;
         }
+    }
+    const int unknown_mapping = (params.options & BC_OPT_AXES_UNKNOWN) != 0;
+    if (unknown_mapping && (params.options & BC_OPT_AXES)) {
+        /* they share one list: the unknown entries would stand for both */
+        fprintf(stderr, "broadcheck shape: --axes-mapping of unknown values takes no --axes "
+                        "beside it\n");
+        return BC_EXIT_USAGE;
     }
     if (rule == BC_RULE_EXPLICIT && !(params.options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING))) {
         fprintf(stderr, "broadcheck shape: --rule explicit needs --axes (broadcast_axes) or "
@@ -171,8 +186,8 @@ int bc_cmd_shape(int argc, char **argv)
                 rule_name, BC_MAX_OPERANDS);
         return BC_EXIT_USAGE;
     }
-    for (int i = 0; i < n; i++)
-        if (bc_pshape_text_is_partial(argv[optind + i]))
+    for (int i = 0; i < n || (unknown_mapping && i == 0); i++)
+        if (unknown_mapping || bc_pshape_text_is_partial(argv[optind + i]))
             return shape_partial(&params, n, argv + optind);
     bc_shape *shapes = calloc((size_t)(n > 0 ? n : 1), sizeof *shapes);
     if (!shapes) {

@@ -148,8 +148,11 @@ int bc_caps_refuse_partial(const bc_adapter_capabilities *caps, unsigned partial
                  bc_profile_name(prof));
         return 1;
     }
-    if (p->options & BC_OPT_AXES_UNKNOWN) {
-        snprintf(why, cap, "the wire protocol carries no axes_mapping of unknown values");
+    if ((p->options & BC_OPT_AXES_UNKNOWN) && !(partial & BC_PARTIAL_AXES_UNKNOWN)) {
+        /* a HELLO before protocol 5 cannot declare it (wire/PROTOCOL.md) */
+        snprintf(why, cap,
+                 "the adapter does not declare an axes_mapping of unknown values "
+                 "(protocol 5)");
         return 1;
     }
     if (n < 0 || n > caps->max_operands) {

@@ -629,6 +629,273 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
     return 0;
 }
 
+/* ---- an axes_mapping of unknown values (RULES.md §14.9) -------------------- */
+
+/* A concretization of such a case also picks the mapping (and its length,
+ * and the ranks, where unknown).  Every mapping the static rule accepts has
+ * entries in 0..R-1 that never decrease (§8.2 to §8.4: the default wants
+ * them increasing, the profiles let them repeat) and as many as the
+ * input's rank (a scalar under openvino-explicit: one more), so the
+ * known-mapping cases walked here, each concretized as any case is, hold
+ * every accepted concretization of a case whose ranks are known.  An
+ * unknown rank is given one: the input the mapping's length (its dims ?),
+ * the target that length or one more (its dims ?); every concretization
+ * the rule accepts then has one of the same acceptance there (the identity
+ * mapping onto a target equal to the input), which is all soundness needs
+ * of them, and precision judges no case of unknown rank. */
+#define MAX_MAPPINGS 4096
+
+typedef struct mapping_walk {
+    int lens[BC_MAX_RANK + 2], nlen, li; /* the lengths to try, and which */
+    int tr[2], ntr, ti;                  /* the target's ranks to try with lens[li] */
+    int64_t axes[BC_MAX_RANK];
+    int started; /* axes holds a mapping already given */
+    long given;  /* mappings given so far */
+} mapping_walk;
+
+static void walk_lengths(const bc_pvector *c, mapping_walk *w)
+{
+    const int in = c->shapes[0].rank, tg = c->shapes[1].rank;
+    w->nlen = 0;
+    if (c->params.naxes >= 0) {
+        w->lens[w->nlen++] = c->params.naxes;
+    } else if (in != BC_RANK_DYNAMIC) {
+        w->lens[w->nlen++] = in;
+        if (in == 0)
+            w->lens[w->nlen++] = 1; /* openvino-explicit's scalar with one entry */
+    } else {
+        const int most = tg == BC_RANK_DYNAMIC ? 2 : tg;
+        for (int L = 0; L <= most && L <= BC_MAX_RANK; L++)
+            w->lens[w->nlen++] = L;
+    }
+}
+
+static void walk_target_ranks(const bc_pvector *c, mapping_walk *w)
+{
+    const int L = w->lens[w->li], tg = c->shapes[1].rank;
+    w->ntr = 0;
+    if (tg != BC_RANK_DYNAMIC) {
+        w->tr[w->ntr++] = tg;
+        return;
+    }
+    w->tr[w->ntr++] = L;
+    if (L < BC_MAX_RANK)
+        w->tr[w->ntr++] = L + 1;
+}
+
+static void walk_start(const bc_pvector *c, mapping_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    walk_lengths(c, w);
+    if (w->nlen)
+        walk_target_ranks(c, w);
+}
+
+/* The next known-mapping case of c into *out (out's header and its two
+ * shapes are rewritten; the rest of *out is left alone); 0 when every
+ * mapping has been given, or MAX_MAPPINGS of them. */
+static int walk_next(const bc_pvector *c, mapping_walk *w, bc_pvector *out)
+{
+    while (w->li < w->nlen && w->given < MAX_MAPPINGS) {
+        const int L = w->lens[w->li], R = w->tr[w->ti];
+        int ok = 0;
+        if (!w->started) {
+            for (int k = 0; k < L; k++)
+                w->axes[k] = 0;
+            ok = L == 0 || R > 0;
+            w->started = 1;
+        } else {
+            /* the next non-decreasing sequence: raise the last entry that can rise */
+            int k = L - 1;
+            while (k >= 0 && w->axes[k] >= R - 1)
+                k--;
+            if (k >= 0) {
+                w->axes[k]++;
+                for (int j = k + 1; j < L; j++)
+                    w->axes[j] = w->axes[k];
+                ok = 1;
+            }
+        }
+        if (!ok) { /* the next target rank, else the next length */
+            w->started = 0;
+            if (++w->ti >= w->ntr) {
+                w->ti = 0;
+                if (++w->li < w->nlen)
+                    walk_target_ranks(c, w);
+            }
+            continue;
+        }
+        w->given++;
+        out->params = c->params;
+        out->params.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+        out->params.naxes = L;
+        memcpy(out->params.axes, w->axes, (size_t)L * sizeof w->axes[0]);
+        out->nshapes = c->nshapes;
+        out->syms = c->syms;
+        out->expect = c->expect;
+        out->expect_kind = c->expect_kind;
+        out->expect_shape.rank = 0;
+        for (int i = 0; i < 2; i++) {
+            out->shapes[i] = c->shapes[i];
+            if (c->shapes[i].rank != BC_RANK_DYNAMIC)
+                continue;
+            out->shapes[i].rank = i == 0 ? L : R;
+            for (int k = 0; k < out->shapes[i].rank; k++)
+                out->shapes[i].dims[k] = bc_pdim_dynamic();
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether a walk that walk_next ended had given every mapping: not if it
+ * stopped at MAX_MAPPINGS with another one left (w is spent after). */
+static int walk_complete(const bc_pvector *c, mapping_walk *w, bc_pvector *scratch)
+{
+    if (w->given < MAX_MAPPINGS)
+        return 1;
+    w->given--; /* room for one more: is there one? */
+    return !walk_next(c, w, scratch);
+}
+
+static int is_unknown_mapping(const bc_pvector *c)
+{
+    return (c->params.options & BC_OPT_AXES_UNKNOWN) && c->params.rule == BC_RULE_EXPLICIT &&
+           c->nshapes == 2;
+}
+
+/* partial-soundness and partial-symbols: the witness of each mapping (the
+ * first accepted concretization repair finds) and SAMPLES random ones, each
+ * of a random mapping among those that have a witness; a is the SUT's
+ * answer. */
+static bc_check unknown_mapping_agree(const bc_pvector *c, const bc_sut_panswer *a, int symbols,
+                                      char *detail, size_t cap)
+{
+    conc *x = malloc(sizeof *x);
+    bc_pvector *m = malloc(sizeof *m);
+    long *accepted = malloc(MAX_MAPPINGS * sizeof *accepted);
+    bc_check result = BC_CHECK_PASS;
+    if (!x || !m || !accepted) {
+        snprintf(detail, cap, "out of memory");
+        result = BC_CHECK_UNSUPPORTED;
+        goto done;
+    }
+    mapping_walk w;
+    long naccepted = 0;
+    walk_start(c, &w);
+    while (result == BC_CHECK_PASS && walk_next(c, &w, m))
+        if (witness(m, x, -1, 0)) {
+            accepted[naccepted++] = w.given - 1;
+            if (judge_sample(m, x, a, symbols, detail, cap))
+                result = BC_CHECK_FAIL;
+        }
+    bc_prng rnd;
+    bc_prng_init(&rnd, case_seed(c), 0x9a28, 0);
+    for (int s = 0; s < SAMPLES && naccepted && result == BC_CHECK_PASS; s++) {
+        const long want = accepted[bc_prng_below(&rnd, (uint64_t)naccepted)];
+        walk_start(c, &w);
+        while (w.given <= want && walk_next(c, &w, m))
+            ;
+        if (sample(m, x, &rnd) && judge_sample(m, x, a, symbols, detail, cap))
+            result = BC_CHECK_FAIL;
+    }
+done:
+    free(x);
+    free(m);
+    free(accepted);
+    return result;
+}
+
+/* partial-precision: the SUT accepts only if some mapping has an accepted
+ * concretization, and each bound it gives is reached by one (or is the
+ * target's as given, R2).  Every mapping is walked (a case of more than
+ * MAX_MAPPINGS is not judged); a mapping that puts a symbol on two places
+ * (R1) may hide an accepted concretization from repair, so a case in which
+ * one does is judged only where it is found wanting without them.  a is
+ * the SUT's answer, an acceptance. */
+static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_panswer *a,
+                                          char *detail, size_t cap)
+{
+    if (has_dynamic_rank(c)) {
+        snprintf(detail, cap, "not checked: a shape of unknown rank (RULES.md §14.5)");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    const bc_pshape *q = &a->shape;
+    bc_pshape ref;
+    const int ref_ok = bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &ref, NULL) == BC_OK;
+    /* the bounds to reach: R2 lets the reference's own (the target's as given) stand */
+    int need[BC_MAX_RANK][2], open = 0;
+    for (int k = 0; k < q->rank && k < BC_MAX_RANK; k++)
+        for (int side = 0; side < 2; side++) {
+            const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
+            need[k][side] =
+                !(side && q->dims[k].hi == q->dims[k].lo) &&
+                !(ref_ok && ref.rank == q->rank && (side ? ref.dims[k].hi : ref.dims[k].lo) == b);
+            open += need[k][side];
+        }
+    conc *x = malloc(sizeof *x);
+    bc_pvector *m = malloc(sizeof *m);
+    if (!x || !m) {
+        free(x);
+        free(m);
+        snprintf(detail, cap, "out of memory");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    mapping_walk w;
+    int found = 0, crossing = 0;
+    walk_start(c, &w);
+    while (walk_next(c, &w, m) && (!found || open)) {
+        crossing |= crosses_axes(m);
+        if (!witness(m, x, -1, 0))
+            continue;
+        found = 1;
+        for (int k = 0; k < q->rank && open; k++)
+            for (int side = 0; side < 2; side++)
+                if (need[k][side] && reaches(m, x, k, side ? q->dims[k].hi : q->dims[k].lo)) {
+                    need[k][side] = 0;
+                    open--;
+                }
+    }
+    bc_check result = BC_CHECK_PASS;
+    char got[2048];
+    describe_answer(a, &c->syms, got, sizeof got);
+    if (found && !open) {
+        result = BC_CHECK_PASS;
+    } else if (!walk_complete(c, &w, m) || crossing) {
+        snprintf(detail, cap, "not checked: %s",
+                 crossing ? "a mapping puts a symbol on two axes (relaxation R1, RULES.md §14.5)"
+                          : "more axes_mappings than the check walks");
+        result = BC_CHECK_UNSUPPORTED;
+    } else if (!found) {
+        bc_pshape none;
+        bc_error err = {0};
+        if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &none, &err) != BC_OK)
+            snprintf(detail, cap,
+                     "SUT accepts (%s), but no concretization of any axes_mapping is accepted: %s",
+                     got, err.message);
+        else
+            snprintf(detail, cap,
+                     "SUT accepts (%s), but no concretization of any axes_mapping is accepted",
+                     got);
+        result = BC_CHECK_FAIL;
+    } else {
+        for (int k = 0; k < q->rank && result == BC_CHECK_PASS; k++)
+            for (int side = 0; side < 2 && result == BC_CHECK_PASS; side++)
+                if (need[k][side]) {
+                    const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
+                    snprintf(detail, cap,
+                             "SUT gives %s, but no accepted concretization of any axes_mapping "
+                             "has %s%lld at axis %d (its %s bound)",
+                             got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "", (long long)b,
+                             k, side ? "upper" : "lower");
+                    result = BC_CHECK_FAIL;
+                }
+    }
+    free(x);
+    free(m);
+    return result;
+}
+
 static bc_check concretizations_agree(bc_check_ctx *ctx, const bc_pvector *c, int symbols,
                                       char *detail, size_t cap)
 {
@@ -637,6 +904,8 @@ static bc_check concretizations_agree(bc_check_ctx *ctx, const bc_pvector *c, in
     ask_partial(ctx, c, &a);
     if (!answered(&a, &verdict, detail, cap))
         return verdict;
+    if (is_unknown_mapping(c))
+        return unknown_mapping_agree(c, &a, symbols, detail, cap);
     conc *x = malloc(sizeof *x);
     if (!x) {
         snprintf(detail, cap, "out of memory");
@@ -665,6 +934,8 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
         return verdict;
     if (a.status != BC_SUT_OK)
         return BC_CHECK_PASS; /* nothing claimed: a wrong rejection is partial-soundness's */
+    if (is_unknown_mapping(c))
+        return unknown_mapping_precision(c, &a, detail, cap);
     if (crosses_axes(c) || has_dynamic_rank(c)) {
         snprintf(detail, cap, "not checked: %s (RULES.md §14.5)",
                  has_dynamic_rank(c) ? "a shape of unknown rank"
@@ -783,11 +1054,15 @@ bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvec
 {
     detail[0] = '\0';
     if (c->params.options & BC_OPT_AXES_UNKNOWN) {
-        /* concretizations here choose dims, not axes_mapping entries */
-        snprintf(detail, cap,
-                 "not checked: an axes_mapping of unknown values (RULES.md §14.9) is not "
-                 "concretized by the partial properties");
-        return BC_CHECK_UNSUPPORTED;
+        /* its concretizations choose the mapping too (RULES.md §14.9) */
+        if (!is_unknown_mapping(c) || mode == BC_PMODE_STATIC) {
+            snprintf(detail, cap, "not checked: %s",
+                     mode == BC_PMODE_STATIC
+                         ? "not a static case: nothing to compare"
+                         : "an axes_mapping of unknown values outside explicit's two shapes");
+            return BC_CHECK_UNSUPPORTED;
+        }
+        /* the properties below walk its mappings (is_unknown_mapping) */
     }
     switch (mode) {
     case BC_PMODE_SOUNDNESS: return concretizations_agree(ctx, c, 0, detail, cap);
@@ -918,6 +1193,24 @@ static void pgen_last_profiles(bc_prng *r, bc_pvector *c, int static_only, unsig
     }
 }
 
+/* An explicit axes-mapping case whose mapping is forgotten (RULES.md §14.9):
+ * its values, or now and then its length too; only for a SUT that takes
+ * such a mapping (caps), so that another SUT's cases are the ones it got
+ * before. */
+static void pgen_unknown_mapping(bc_prng *r, bc_pvector *c, unsigned caps)
+{
+    bc_params *p = &c->params;
+    if (!(caps & BC_PARTIAL_AXES_UNKNOWN) || p->rule != BC_RULE_EXPLICIT || c->nshapes != 2 ||
+        !(p->options & BC_OPT_AXES_MAPPING) || (p->options & BC_OPT_AXES) ||
+        !bc_prng_percent(r, 30))
+        return;
+    p->options |= BC_OPT_AXES_UNKNOWN;
+    if (bc_prng_percent(r, 25))
+        p->naxes = -1;
+    for (int k = 0; k < BC_MAX_RANK; k++)
+        p->axes[k] = 0; /* unused: a case's bytes say only what its line says */
+}
+
 void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles,
                   bc_partial_mode mode, bc_pvector *c)
 {
@@ -995,6 +1288,7 @@ void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles,
      * that does not take them, is the case it was before they took partial
      * shapes (RULES.md §14.4) */
     pgen_last_profiles(r, c, 0, profiles);
+    pgen_unknown_mapping(r, c, caps);
 }
 
 /* ---- coverage ---------------------------------------------------------------- */

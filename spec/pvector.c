@@ -50,29 +50,24 @@ int bc_vector_line_is_partial(const char *line)
 }
 
 /* An axes-mapping of unknown values (spec/README.md, RULES.md §14.9):
- * "?,?,..." (its length known) or "..." (unknown too).  Returns its length
- * (-1: unknown) and blanks it, in place, into known entries of the same
- * width ("0,0", "000") for the static parser; -2 if the value is not of
- * that form, with why. */
+ * "?,?,..." (its length known) or "..." (unknown too), read by
+ * bc_params_set_unknown_mapping as the CLI's --axes-mapping is.  Returns its
+ * length (-1: unknown) and blanks it, in place, into known entries of the
+ * same width ("0,0", "000") for the static parser; -2 if the value is not
+ * of that form, with why. */
 static int unknown_mapping(char *value, int col, char *why, size_t cap)
 {
-    if (strcmp(value, "...") == 0) {
-        memset(value, '0', 3);
-        return -1;
+    bc_params p;
+    memset(&p, 0, sizeof p);
+    char detail[400];
+    if (bc_params_set_unknown_mapping(&p, value, detail, sizeof detail) != 1) {
+        WHY("column %d: %s", col, detail);
+        return -2;
     }
-    int n = 0;
-    for (char *e = value;; e++) {
-        if (e[0] != '?' || (e[1] != ',' && e[1] != '\0')) {
-            WHY("column %d: axes-mapping: its entries are all known or all '?' (unknown "
-                "values), or it is '...' (unknown length too)",
-                col);
-            return -2;
-        }
-        e[0] = '0';
-        n++;
-        if (*++e == '\0')
-            return n;
-    }
+    for (char *e = value; *e; e++)
+        if (*e != ',')
+            *e = '0';
+    return p.naxes;
 }
 
 int bc_pvector_parse(const char *line, bc_pvector *v, char *why, size_t cap)

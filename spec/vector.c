@@ -44,6 +44,61 @@ static int parse_axis_list(const char *value, bc_params *p, const char *key, cha
     }
 }
 
+int bc_params_set_unknown_mapping(bc_params *p, const char *value, char *why, size_t cap)
+{
+    if (!strpbrk(value, "?."))
+        return 0; /* known entries (or junk the known parser names) */
+    if (p->options & BC_OPT_AXES_MAPPING) {
+        WHY("option 'axes-mapping' given twice");
+        return -1;
+    }
+    if (strcmp(value, "...") == 0) {
+        p->naxes = -1;
+        p->options |= BC_OPT_AXES_MAPPING | BC_OPT_AXES_UNKNOWN;
+        return 1;
+    }
+    const char *hint = "an axes-mapping is all known entries (0,2), all unknown ones "
+                       "(?,?: the length known) or '...' (the length unknown too), RULES.md "
+                       "§14.9";
+    int n = 0;
+    for (const char *e = value;; n++) {
+        size_t len = strcspn(e, ",");
+        if (n == BC_MAX_RANK) {
+            WHY("axes-mapping: more than %d entries", BC_MAX_RANK);
+            return -1;
+        }
+        if (len == 0) {
+            WHY("axes-mapping: entry %d is empty (%s)", n, hint);
+            return -1;
+        }
+        if (len != 1 || e[0] != '?') {
+            if (memchr(e, '.', len))
+                WHY("axes-mapping: entry %d is '%.*s': '...' stands for the whole mapping, "
+                    "not for an entry (%s)",
+                    n, (int)len, e, hint);
+            else if (memchr(e, '?', len))
+                WHY("axes-mapping: entry %d is '%.*s', expected '?' alone (%s)", n, (int)len, e,
+                    hint);
+            else
+                WHY("axes-mapping: entry %d is '%.*s' but others are '?': a mapping with some "
+                    "entries known is not writable (%s)",
+                    n, (int)len, e, hint);
+            return -1;
+        }
+        e += len;
+        if (*e == '\0')
+            break;
+        e++;
+        if (*e == '\0') {
+            WHY("axes-mapping: entry %d is empty (%s)", n + 1, hint);
+            return -1;
+        }
+    }
+    p->naxes = n + 1;
+    p->options |= BC_OPT_AXES_MAPPING | BC_OPT_AXES_UNKNOWN;
+    return 1;
+}
+
 int bc_params_set_option(bc_params *p, const char *key, const char *value, char *why, size_t cap)
 {
     unsigned opt;

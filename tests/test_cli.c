@@ -109,6 +109,19 @@ static const cli_case shape_cases[] = {
     /* results */
     {{"shape", "--rule", "numpy", "[2,1,5]", "[4,1]"}, 0, "[2,4,5]\n", NULL, NULL},
     {{"shape", "--rule", "numpy", "[]", "[]"}, 0, "[]\n", NULL, NULL},
+    /* an axes-mapping of unknown values (RULES.md §14.9), as its vectors answer */
+    {{"shape", "--rule", "explicit", "--axes-mapping", "?,?", "[2,3]", "[2,4,3]"}, 0, "[2,4,3]\n",
+     NULL, NULL},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "...", "[4]", "[1,4,2,3]"}, 0,
+     "[1,4,2,3]\n", NULL, NULL},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "?,?", "[2,3]", "[3,2]"}, 1, NULL, NULL,
+     "error: dim-mismatch"},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "?,1", "[2,3]", "[2,4,3]"}, 2, "",
+     "entry 1 is '1' but others are '?'", NULL},
+    {{"shape", "--rule", "explicit", "--axes-mapping", "?,,?", "[2,3]", "[2,4,3]"}, 2, "",
+     "entry 1 is empty", NULL},
+    {{"shape", "--rule", "explicit", "--axes", "0", "--axes-mapping", "?", "[3]", "[2,3]"}, 2, "",
+     "takes no --axes beside it", NULL},
     {{"shape", "--rule", "numpy", "[1,0]", "[3,1]", "[1]"}, 0, "[3,0]\n", NULL, NULL},
     {{"shape", "--rule", "none", "[2,3]", "[2,3]"}, 0, "[2,3]\n", NULL, NULL},
     /* numpy's empty fold (RULES.md §3.1): no shape is [], under the profile only */

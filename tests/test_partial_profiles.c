@@ -2,7 +2,9 @@
  * The partial generator draws every rule and profile that has partial
  * inference (spec/RULES.md §14.4): the op-mode profiles openvino-select,
  * ngraph-select, openvino-broadcast and ngraph-explicit, matmul, and the
- * profiles pytorch-expand, openvino-explicit and numpy-empty-fold.  For
+ * profiles pytorch-expand, openvino-explicit and numpy-empty-fold, and an
+ * explicit axes_mapping of unknown values (RULES.md §14.9, under any of
+ * explicit's profiles; its checks walk the mappings).  For
  * each, N generated cases (BC_PARTIAL_PROFILE_CASES, default 3000) per
  * property, partial-soundness and partial-precision, are checked against
  * the reference's own partial inference: none may fail, and precision must
@@ -31,21 +33,24 @@ enum {
     EXPAND,
     OV_EXPLICIT,
     EMPTY_FOLD,
+    UNKNOWN_MAPPING,
     TARGETS
 };
 
 static const char *const target_name[TARGETS] = {
-    "openvino-select", "ngraph-select",  "openvino-broadcast", "ngraph-explicit",
-    "matmul",          "pytorch-expand", "openvino-explicit",  "numpy-empty-fold"};
+    "openvino-select", "ngraph-select",     "openvino-broadcast", "ngraph-explicit",     "matmul",
+    "pytorch-expand",  "openvino-explicit", "numpy-empty-fold",   "unknown-axes-mapping"};
 static const bc_rule target_rule[TARGETS] = {BC_RULE_PDPD,     BC_RULE_PDPD,   BC_RULE_PDPD,
                                              BC_RULE_EXPLICIT, BC_RULE_MATMUL, BC_RULE_BROADCAST_TO,
-                                             BC_RULE_EXPLICIT, BC_RULE_NUMPY};
+                                             BC_RULE_EXPLICIT, BC_RULE_NUMPY,  BC_RULE_EXPLICIT};
 
 /* Which target a generated case is, or -1. */
 static int target_of(const bc_pvector *c)
 {
     if (c->params.rule == BC_RULE_MATMUL)
         return MATMUL;
+    if (c->params.options & BC_OPT_AXES_UNKNOWN)
+        return UNKNOWN_MAPPING;
     if (!(c->params.options & BC_OPT_PROFILE))
         return -1;
     switch (c->params.profile) {
@@ -70,8 +75,8 @@ static void each_target_sound_and_precise(void **state)
     memset(&ctx, 0, sizeof ctx);
     ctx.sut = bc_builtin_sut("reference");
     assert_non_null(ctx.sut);
-    const unsigned caps =
-        BC_PARTIAL_DYNAMIC | BC_PARTIAL_INTERVAL | BC_PARTIAL_SYMBOL | BC_PARTIAL_DYNAMIC_RANK;
+    const unsigned caps = BC_PARTIAL_DYNAMIC | BC_PARTIAL_INTERVAL | BC_PARTIAL_SYMBOL |
+                          BC_PARTIAL_DYNAMIC_RANK | BC_PARTIAL_AXES_UNKNOWN;
     bc_pvector *c = malloc(sizeof *c);
     assert_non_null(c);
     int failures = 0;

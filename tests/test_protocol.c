@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "broadcheck/sut_loader.h"
+#include "isolation/isolated.h"
 #include "wire/wire.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -205,6 +206,92 @@ static void test_pshape_round_trip(void **state)
         a.shape.rank = BC_RANK_DYNAMIC;
     }
     bc_wbuf_free(&b);
+}
+
+/* Protocol 5: a PSHAPE carries an axes_mapping of unknown values (option
+ * 16) by its length alone, all ones for an unknown length; no other frame
+ * takes the bit; only a HELLO of version 5 may declare it (partial bit 16),
+ * and the harness asks such a question only of a worker that does, so a
+ * worker of version 4 or less is never sent one. */
+static void test_unknown_mapping_wire(void **state)
+{
+    (void)state;
+    char why[256];
+    bc_psymbols syms = {0};
+    bc_pshape shapes[2];
+    assert_int_equal(bc_pshape_parse("[2,N]", NULL, &shapes[0], &syms, why, sizeof why), 0);
+    assert_int_equal(bc_pshape_parse("[2,4,N]", NULL, &shapes[1], &syms, why, sizeof why), 0);
+    static bc_wire_pquestion q;
+    for (int naxes = -1; naxes <= 2; naxes += 3) {
+        bc_params params = bc_params_for(BC_RULE_EXPLICIT);
+        params.options |= BC_OPT_AXES_MAPPING | BC_OPT_AXES_UNKNOWN;
+        params.naxes = naxes;
+        params.axes[0] = 77; /* unknown: never sent */
+        bc_wbuf b = {0};
+        bc_wire_encode_pshape(&b, 3, &params, 2, shapes, &syms);
+        bc_wire_header hd;
+        const unsigned char *p = payload_of(&b, &hd);
+        /* rule, options, profile, axis, naxes and no entries, then the symbols */
+        assert_int_equal(p[24], 1); /* nsymbols (its low byte): right after naxes */
+        assert_int_equal(bc_wire_decode_pquestion(p, hd.length, &q, why, sizeof why), 0);
+        assert_true(q.params.options & BC_OPT_AXES_UNKNOWN);
+        assert_int_equal(q.params.naxes, naxes);
+        assert_int_equal(q.params.axes[0], 0);
+        assert_true(bc_pshape_equal(&q.shapes[1], &shapes[1]));
+        /* the same bytes as a SHAPE question are refused: the bit is PSHAPE's */
+        static bc_wire_question sq;
+        assert_int_equal(bc_wire_decode_question(BC_WIRE_SHAPE, p, hd.length, &sq, why, sizeof why),
+                         -1);
+        assert_non_null(strstr(why, "unknown option bits 0x10"));
+        bc_wbuf_free(&b);
+    }
+    /* bit 16 without axes-mapping, and a length past 64 */
+    const struct {
+        uint32_t options, naxes;
+        const char *why;
+    } bad[] = {{BC_OPT_AXES_UNKNOWN, 1, "needs bit 8 and not bit 4"},
+               {BC_OPT_AXES_UNKNOWN | BC_OPT_AXES_MAPPING | BC_OPT_AXES, 1, "needs bit 8"},
+               {BC_OPT_AXES_UNKNOWN | BC_OPT_AXES_MAPPING, 65, "the number of axes is 65"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        unsigned char payload[64];
+        size_t n = 0;
+        const uint32_t head[3] = {BC_RULE_EXPLICIT, bad[i].options, 0};
+        for (int f = 0; f < 3; f++, n += 4)
+            for (int k = 0; k < 4; k++)
+                payload[n + (size_t)k] = (unsigned char)(head[f] >> (8 * k));
+        for (int k = 0; k < 8; k++)
+            payload[n++] = 0xFF; /* axis -1 */
+        for (int k = 0; k < 4; k++)
+            payload[n++] = (unsigned char)(bad[i].naxes >> (8 * k));
+        memset(payload + n, 0, 8); /* no symbols, no shapes */
+        n += 8;
+        if (bc_wire_decode_pquestion(payload, n, &q, why, sizeof why) != -1 ||
+            !strstr(why, bad[i].why))
+            fail_msg("bad PSHAPE %zu decoded or said '%s'", i, why);
+    }
+    /* the HELLO: version 5 declares it, and the harness's gate follows it */
+    bc_wire_hello h = sample_hello(), back;
+    h.protocol = BC_WIRE_PROTOCOL_AXES_UNKNOWN;
+    h.partial =
+        BC_ADAPTER_PARTIAL_DYNAMIC | BC_ADAPTER_PARTIAL_SYMBOL | BC_ADAPTER_PARTIAL_AXES_UNKNOWN;
+    h.caps.rules |= 1u << BC_RULE_EXPLICIT;
+    bc_wbuf b = {0};
+    bc_wire_encode_hello(&b, &h);
+    bc_wire_header hd;
+    const unsigned char *p = payload_of(&b, &hd);
+    assert_int_equal(bc_wire_decode_hello(p, hd.length, &back, why, sizeof why), 0);
+    assert_int_equal(back.partial, h.partial);
+    bc_wbuf_free(&b);
+    bc_params params = bc_params_for(BC_RULE_EXPLICIT);
+    params.options |= BC_OPT_AXES_MAPPING | BC_OPT_AXES_UNKNOWN;
+    params.naxes = 2;
+    assert_int_equal(
+        bc_caps_refuse_partial(&back.caps, back.partial, &params, 2, shapes, why, sizeof why), 0);
+    /* what a worker of version 4 at most can declare: everything but bit 16 */
+    assert_int_equal(bc_caps_refuse_partial(&back.caps, back.partial & 0xFu, &params, 2, shapes,
+                                            why, sizeof why),
+                     1);
+    assert_non_null(strstr(why, "axes_mapping of unknown values"));
 }
 
 static void test_fatal_round_trip(void **state)
@@ -616,20 +703,26 @@ static void test_malformed_frames(void **state)
         {"field cut short", cut, "truncated: the status needs 4 bytes at offset 0, 3 left"},
         {"rank without its dims", dims_cut,
          "truncated: the dims of the result shape needs 8 bytes at offset 32, 0 left"},
-        {"rank 65", answer_frame(0, 0, 0, 65, 0, "", 0, 0), "the result shape has rank 65, more than 64"},
+        {"rank 65", answer_frame(0, 0, 0, 65, 0, "", 0, 0),
+         "the result shape has rank 65, more than 64"},
         {"status 7", answer_frame(7, 0, 0, 0, 0, "", 0, 0), "the status is 7, expected 0 to 3"},
         {"error kind 99", answer_frame(1, 99, 0, 0, 0, "", 0, 0), "the error kind is 99"},
         {"unknown flags", answer_frame(0, 0, 6, 0, 0, "", 0, 0), "the flags has unknown bits 0x6"},
         {"message too long", answer_frame(0, 0, 0, 0, 0, "\1", 0, 0),
          "the message is 5000 bytes long, at most 4095 allowed"},
-        {"NUL in message", answer_frame(0, 0, 0, 0, 0, "ab@c", 0, 0), "the message contains a NUL byte"},
+        {"NUL in message", answer_frame(0, 0, 0, 0, 0, "ab@c", 0, 0),
+         "the message contains a NUL byte"},
         {"output length lies", answer_frame(0, 0, 0, 1, 1, "", 8, 4),
          "the output length says 8 bytes, 4 follow"},
         {"negative output length", answer_frame(0, 0, 0, 0, 0, "", -1, 0),
          "the output length says -1 bytes"},
         {"trailing bytes", hello_frame(1, "w", 2, 3), "3 unexpected bytes after its last field"},
-        {"newer protocol", hello_frame(5, "w", 2, 0),
-         "the worker speaks protocol version 5; this harness speaks versions 1 to 4"},
+        {"newer protocol", hello_frame(6, "w", 2, 0),
+         "the worker speaks protocol version 6; this harness speaks versions 1 to 5"},
+        {"an unknown axes_mapping before protocol 5", hello_frame(4, "w", 2, -0x10),
+         "partial has unknown bits 0x10"},
+        {"partial bits past protocol 5's", hello_frame(5, "w", 2, -0x20),
+         "partial has unknown bits 0x20"},
         {"protocol 2 without its partial field", hello_frame(2, "w", 2, 0),
          "truncated: partial needs 4 bytes"},
         {"protocol 3 without its partial field", hello_frame(3, "w", 2, 0),
@@ -638,14 +731,14 @@ static void test_malformed_frames(void **state)
         {"partial dim empty", pshape_frame(1, 5, 4, 0), "the dim at axis 0 is empty (5 > 4)"},
         {"partial rank -2", pshape_frame((uint32_t)-2, 0, 0, 0),
          "shape 0 has rank -2, expected -1 (unknown) to 64"},
-        {"symbol past the names", pshape_frame(1, 0, 9, 2),
-         "names symbol 2, past the 1 there are"},
+        {"symbol past the names", pshape_frame(1, 0, 9, 2), "names symbol 2, past the 1 there are"},
         {"unknown rule bits", hello_frame(1, "w", 0x102, 0), "rules has unknown bits 0x100"},
         {"empty name", hello_frame(1, "", 2, 0), "bad HELLO frame: the name is empty"},
         {"unknown rule", shape_frame(9, 1), "bad SHAPE frame: the rule is 9, expected 0 to 7"},
         {"too many shapes", shape_frame(1, 200), "the number of shapes is 200, expected 0 to 136"},
         {"shapes cut short", shape_frame(1, 20), "truncated: the rank of shape 8"},
-        {"input past its elements", eval_frame(1, 2, 1, 1, 2), "input 0 reaches elements 1 to 2 of the 2"},
+        {"input past its elements", eval_frame(1, 2, 1, 1, 2),
+         "input 0 reaches elements 1 to 2 of the 2"},
         {"negative input offset", eval_frame(1, 2, -1, 0, 2), "input 0 reaches elements -1 to 0"},
         {"negative input dim", eval_frame(1, -1, 1, 0, 1), "input 0 has dim -1 at axis 0"},
         {"input longer than the frame", eval_frame(1, 2, 1, 0, 1000000),
@@ -777,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_hello_versions),
         cmocka_unit_test(test_many_operands),
         cmocka_unit_test(test_pshape_round_trip),
+        cmocka_unit_test(test_unknown_mapping_wire),
         cmocka_unit_test(test_fatal_round_trip),
         cmocka_unit_test(test_shape_round_trip),
         cmocka_unit_test(test_eval_round_trip),

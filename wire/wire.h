@@ -22,11 +22,15 @@
  * its offsets go unexercised (the SUT's description says so).  Version 4
  * lets HELLO's max_operands pass 72 (up to BC_WIRE_MAX_SHAPES, 136); a
  * worker of an older version declaring more is refused. */
-#define BC_WIRE_PROTOCOL_VERSION 4u
+#define BC_WIRE_PROTOCOL_VERSION 5u
 #define BC_WIRE_PROTOCOL_OLDEST 1u
 #define BC_WIRE_PROTOCOL_PARTIAL 2u
 #define BC_WIRE_PROTOCOL_LAYOUT 3u
 #define BC_WIRE_PROTOCOL_MANY_OPERANDS 4u
+/* PSHAPE may carry an axes_mapping of unknown values (partial bit 16) */
+#define BC_WIRE_PROTOCOL_AXES_UNKNOWN 5u
+/* PSHAPE naxes of an axes_mapping whose length is unknown too (protocol 5) */
+#define BC_WIRE_NAXES_UNKNOWN 0xFFFFFFFFu
 #define BC_WIRE_HEADER_SIZE 12
 #define BC_WIRE_MAGIC0 'b'
 #define BC_WIRE_MAGIC1 'c'

@@ -151,21 +151,40 @@ static void put_params(bc_wbuf *b, const bc_params *p)
     bc_wbuf_u32(b, options);
     bc_wbuf_u32(b, (uint32_t)profile);
     bc_wbuf_i64(b, p->axis);
+    if (p->options & BC_OPT_AXES_UNKNOWN) {
+        /* protocol 5, PSHAPE only: the length alone (all ones: unknown too) */
+        bc_wbuf_u32(b, p->naxes < 0 ? BC_WIRE_NAXES_UNKNOWN : (uint32_t)p->naxes);
+        return;
+    }
     int naxes = p->options & (BC_OPT_AXES | BC_OPT_AXES_MAPPING) ? p->naxes : 0;
     bc_wbuf_u32(b, (uint32_t)naxes);
     for (int i = 0; i < naxes; i++)
         bc_wbuf_i64(b, p->axes[i]);
 }
 
-static void get_params(rd *r, bc_params *p)
+/* partial: a PSHAPE's, which may have option bit 16 (protocol 5): an
+ * axes_mapping of unknown values, its length alone on the wire. */
+static void get_params(rd *r, bc_params *p, int partial)
 {
     memset(p, 0, sizeof *p);
     p->rule = (bc_rule)below(r, "the rule", BC_RULE_COUNT);
     p->options = u32(r, "the options");
-    if (!r->failed && (p->options & ~0xFu))
-        fail(r, "unknown option bits 0x%x", p->options & ~0xFu);
+    const unsigned known = partial ? 0x1Fu : 0xFu;
+    if (!r->failed && (p->options & ~known))
+        fail(r, "unknown option bits 0x%x", p->options & ~known);
+    if (!r->failed && (p->options & BC_OPT_AXES_UNKNOWN) &&
+        (p->options & (BC_OPT_AXES_MAPPING | BC_OPT_AXES)) != BC_OPT_AXES_MAPPING)
+        fail(r, "option bit 16 (an axes_mapping of unknown values) needs bit 8 and not bit 4");
     p->profile = (bc_profile)below(r, "the profile", BC_PROFILE_COUNT);
     p->axis = i64(r, "the axis");
+    if (p->options & BC_OPT_AXES_UNKNOWN) {
+        uint32_t naxes = u32(r, "the number of axes");
+        if (!r->failed && naxes != BC_WIRE_NAXES_UNKNOWN && naxes > BC_MAX_RANK)
+            fail(r, "the number of axes is %u, expected 0 to %d or 0xffffffff (unknown)", naxes,
+                 BC_MAX_RANK);
+        p->naxes = naxes == BC_WIRE_NAXES_UNKNOWN ? -1 : (int)naxes;
+        return; /* no entries: their values are unknown */
+    }
     p->naxes = (int)below(r, "the number of axes", BC_MAX_RANK + 1);
     for (int i = 0; i < p->naxes && !r->failed; i++)
         p->axes[i] = i64(r, "the axes");
@@ -245,7 +264,8 @@ int bc_wire_decode_hello(const unsigned char *p, size_t len, bc_wire_hello *h, c
     c->max_rank = (int32_t)below(&r, "max_rank", BC_MAX_RANK + 1);
     c->max_operands = (int32_t)below(&r, "max_operands", BC_WIRE_MAX_SHAPES + 1);
     if (h->protocol >= BC_WIRE_PROTOCOL_PARTIAL)
-        h->partial = mask(&r, "partial", 0xFu);
+        h->partial =
+            mask(&r, "partial", h->protocol >= BC_WIRE_PROTOCOL_AXES_UNKNOWN ? 0x1Fu : 0xFu);
     if (finish(&r) != 0)
         return -1;
     /* an older worker's peers size questions by 72 (PROTOCOL.md, version 4) */
@@ -622,7 +642,7 @@ int bc_wire_decode_question(unsigned type, const unsigned char *p, size_t len,
         q->op = (bc_op)below(&r, "the op", BC_OP_COUNT);
         q->operand = (int)(int32_t)u32(&r, "the operand");
     }
-    get_params(&r, &q->params);
+    get_params(&r, &q->params, 0);
     q->n = get_shapes(&r, q->shapes);
     if (q->is_eval) {
         q->out_dtype = (bc_dtype)below(&r, "the output dtype", BC_DTYPE_COUNT);
@@ -747,7 +767,7 @@ int bc_wire_decode_pquestion(const unsigned char *p, size_t len, bc_wire_pquesti
                              char *why, size_t cap)
 {
     rd r = reader("PSHAPE", p, len, why, cap);
-    get_params(&r, &q->params);
+    get_params(&r, &q->params, 1);
     q->syms.count = (int)below(&r, "the number of symbols", BC_MAX_SYMBOLS + 1);
     for (int s = 0; s < q->syms.count && !r.failed; s++) {
         str(&r, "a symbol's name", q->syms.names[s], BC_SYMBOL_NAME_MAX);

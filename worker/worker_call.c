@@ -257,6 +257,8 @@ SAME(BC_ADAPTER_PARTIAL_DYNAMIC, BC_PARTIAL_DYNAMIC);
 SAME(BC_ADAPTER_PARTIAL_INTERVAL, BC_PARTIAL_INTERVAL);
 SAME(BC_ADAPTER_PARTIAL_SYMBOL, BC_PARTIAL_SYMBOL);
 SAME(BC_ADAPTER_PARTIAL_DYNAMIC_RANK, BC_PARTIAL_DYNAMIC_RANK);
+SAME(BC_ADAPTER_PARTIAL_AXES_UNKNOWN, BC_PARTIAL_AXES_UNKNOWN);
+SAME(BC_ADAPTER_OPT_AXES_UNKNOWN, BC_OPT_AXES_UNKNOWN);
 SAME(BC_ADAPTER_RANK_DYNAMIC, BC_RANK_DYNAMIC);
 
 static void pfault(bc_wire_panswer *a, const char *message)
@@ -274,6 +276,14 @@ void bc_worker_panswer(const bc_worker_adapter *ad, const bc_wire_pquestion *q,
     if (!bc_worker_partial(ad->desc)) {
         a->status = BC_SUT_UNSUPPORTED;
         snprintf(a->message, sizeof a->message, "the adapter takes no partial shapes");
+        return;
+    }
+    if ((q->params.options & BC_OPT_AXES_UNKNOWN) &&
+        !(bc_worker_partial(ad->desc) & BC_ADAPTER_PARTIAL_AXES_UNKNOWN)) {
+        /* the harness asks it only of an adapter that declares it; a peer that did not */
+        a->status = BC_SUT_UNSUPPORTED;
+        snprintf(a->message, sizeof a->message,
+                 "the adapter takes no axes_mapping of unknown values");
         return;
     }
     bc_adapter_params p;

@@ -67,7 +67,7 @@ static int check_descriptor(const char *path, const bc_adapter *d, char *why, si
         return -1;
     }
     uint32_t partial = bc_worker_partial(d);
-    if (check_mask(path, "partial", partial, 0xFu, why, cap))
+    if (check_mask(path, "partial", partial, 0x1Fu, why, cap))
         return -1;
     if (partial && !d->infer_partial) {
         snprintf(why, cap, "%s: bad descriptor: declares partial shapes but infer_partial is NULL",
@@ -134,6 +134,9 @@ void bc_worker_hello(const bc_worker_adapter *ad, bc_wire_hello *hello)
     hello->protocol = ad->desc->caps.max_operands > BC_WIRE_V3_MAX_SHAPES
                           ? BC_WIRE_PROTOCOL_MANY_OPERANDS
                           : BC_WIRE_PROTOCOL_LAYOUT;
+    /* and 5 only for an adapter taking an axes_mapping of unknown values */
+    if (hello->partial & BC_ADAPTER_PARTIAL_AXES_UNKNOWN)
+        hello->protocol = BC_WIRE_PROTOCOL_AXES_UNKNOWN;
     snprintf(hello->name, sizeof hello->name, "%s", ad->desc->name);
     snprintf(hello->version, sizeof hello->version, "%s",
              ad->desc->version ? ad->desc->version : "");

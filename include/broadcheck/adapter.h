@@ -91,8 +91,13 @@ enum {
 enum {
     BC_ADAPTER_OPT_AXIS = 1u << 0,
     BC_ADAPTER_OPT_PROFILE = 1u << 1,
-    BC_ADAPTER_OPT_AXES = 1u << 2,        /* nGraph broadcast_axes */
-    BC_ADAPTER_OPT_AXES_MAPPING = 1u << 3 /* OpenVINO axes_mapping */
+    BC_ADAPTER_OPT_AXES = 1u << 2,         /* nGraph broadcast_axes */
+    BC_ADAPTER_OPT_AXES_MAPPING = 1u << 3, /* OpenVINO axes_mapping */
+    /* with _AXES_MAPPING, in partial questions only, to an adapter declaring
+     * BC_ADAPTER_PARTIAL_AXES_UNKNOWN: the mapping's values are unknown
+     * (spec/RULES.md §14.9); naxes is its length, or -1 if that is unknown
+     * too, and axes is not to be read */
+    BC_ADAPTER_OPT_AXES_UNKNOWN = 1u << 4
 };
 
 enum {
@@ -245,10 +250,12 @@ typedef struct bc_adapter_answer {
 /* bc_adapter.partial: what partial shapes the adapter takes.  A question
  * with anything else is answered "unsupported" by the harness. */
 enum {
-    BC_ADAPTER_PARTIAL_DYNAMIC = 1u << 0,     /* ?: a dim of any value */
-    BC_ADAPTER_PARTIAL_INTERVAL = 1u << 1,    /* LO..HI other than ?, on a dim or a symbol */
-    BC_ADAPTER_PARTIAL_SYMBOL = 1u << 2,      /* named dims (symbols) */
-    BC_ADAPTER_PARTIAL_DYNAMIC_RANK = 1u << 3 /* shapes of unknown rank */
+    BC_ADAPTER_PARTIAL_DYNAMIC = 1u << 0,      /* ?: a dim of any value */
+    BC_ADAPTER_PARTIAL_INTERVAL = 1u << 1,     /* LO..HI other than ?, on a dim or a symbol */
+    BC_ADAPTER_PARTIAL_SYMBOL = 1u << 2,       /* named dims (symbols) */
+    BC_ADAPTER_PARTIAL_DYNAMIC_RANK = 1u << 3, /* shapes of unknown rank */
+    BC_ADAPTER_PARTIAL_AXES_UNKNOWN = 1u << 4  /* explicit's axes_mapping of unknown values
+                                                  (BC_ADAPTER_OPT_AXES_UNKNOWN; wire protocol 5) */
 };
 
 #define BC_ADAPTER_DIM_UNBOUNDED INT64_MAX /* hi of a dim with no upper bound */

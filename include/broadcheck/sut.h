@@ -107,9 +107,11 @@ enum {
     BC_PARTIAL_DYNAMIC = 1u << 0,      /* ?: a dim of any value */
     BC_PARTIAL_INTERVAL = 1u << 1,     /* LO..HI other than ?, on a dim or a symbol */
     BC_PARTIAL_SYMBOL = 1u << 2,       /* named dims */
-    BC_PARTIAL_DYNAMIC_RANK = 1u << 3  /* [...] */
+    BC_PARTIAL_DYNAMIC_RANK = 1u << 3, /* [...] */
+    BC_PARTIAL_AXES_UNKNOWN = 1u << 4  /* explicit's axes-mapping of unknown values (?,?
+                                          or ...; RULES.md §14.9), protocol 5 */
 };
-#define BC_PARTIAL_ALL 0xFu
+#define BC_PARTIAL_ALL 0x1Fu
 
 typedef struct bc_sut_ops {
     /* Result shape of shapes under p (the same arguments as bc_infer). */

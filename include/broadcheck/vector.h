@@ -80,6 +80,13 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap);
 int bc_params_set_option(bc_params *p, const char *key, const char *value, char *why,
                          size_t cap);
 
+/* An axes-mapping of unknown values (RULES.md §14.9): "?,?,..." (its
+ * length known) or "..." (unknown too).  Returns 1 and sets axes-mapping
+ * with BC_OPT_AXES_UNKNOWN (naxes: the length, -1 if unknown); 0 if value
+ * has no '?' nor '.' (a known mapping: bc_params_set_option reads it); -1
+ * with why, naming the entry, if it is neither form. */
+int bc_params_set_unknown_mapping(bc_params *p, const char *value, char *why, size_t cap);
+
 /* Sets one value-case KEY=VALUE (op, dtype, operand, layout, values).
  * Returns 1 if key is one of those and value is good, 0 if key is not a
  * value key, -1 with why on a bad value. */

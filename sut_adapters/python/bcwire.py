@@ -33,8 +33,12 @@ import sys
 # Version 4 only lets max_operands pass 72: a worker declaring at most 72 says
 # 3, byte for byte as before, so an older harness still takes it (PROTOCOL.md,
 # Versioning).
-PROTOCOL_VERSION = 4
+# Version 5 only lets a PSHAPE carry an axes_mapping of unknown values (option
+# OPT_AXES_UNKNOWN), to a worker declaring PARTIAL_AXES_UNKNOWN: only such a
+# worker says 5.
+PROTOCOL_VERSION = 5
 PROTOCOL_MANY_OPERANDS = 4
+PROTOCOL_AXES_UNKNOWN = 5
 HELLO, FATAL, SHAPE, EVAL, PSHAPE, ANSWER = 0x01, 0x02, 0x10, 0x11, 0x12, 0x20
 EVAL_SHM = 0x13  # a value question in a shared file: only to a worker declaring FEATURE_SHM
 MAX_PAYLOAD = 256 << 20
@@ -47,6 +51,11 @@ PROFILE_DEFAULT = 0
 PROFILE_PYTORCH_EXPAND = 4  # broadcast-to: a -1 target dim keeps the input's (RULES.md §6.1)
 PROFILE_NUMPY_EMPTY_FOLD = 10  # numpy: no shape gives [] (RULES.md §3.1), shapes only
 OPT_AXIS, OPT_PROFILE, OPT_AXES, OPT_AXES_MAPPING = 1, 2, 4, 8
+# PSHAPE only (protocol 5): with OPT_AXES_MAPPING, the mapping's values are
+# unknown (spec/RULES.md §14.9); Params.axes is then None and Params.naxes its
+# length, None if that is unknown too.
+OPT_AXES_UNKNOWN = 16
+NAXES_UNKNOWN = 0xFFFFFFFF
 
 BOOL, INT8, UINT8, INT32, INT64, FLOAT32, FLOAT64, FLOAT16 = range(8)
 DTYPE_NAMES = ("bool", "int8", "uint8", "int32", "int64", "float32", "float64", "float16")
@@ -81,6 +90,7 @@ UNBOUNDED = (1 << 63) - 1  # hi of a dim with no upper bound, on the wire
 
 # Partial shapes a worker takes (Capabilities.partial, protocol 2).
 PARTIAL_DYNAMIC, PARTIAL_INTERVAL, PARTIAL_SYMBOL, PARTIAL_DYNAMIC_RANK = 1, 2, 4, 8
+PARTIAL_AXES_UNKNOWN = 16  # explicit's axes_mapping of unknown values (protocol 5)
 
 
 def bits(*values):
@@ -108,9 +118,10 @@ class Unsupported(Exception):
 class Params:
     """A rule and its options, as in the SHAPE payload."""
 
-    def __init__(self, rule, options, profile, axis, axes):
+    def __init__(self, rule, options, profile, axis, axes, naxes=None):
         self.rule, self.options, self.profile = rule, options, profile
         self.axis, self.axes = axis, axes
+        self.naxes = len(axes) if axes is not None else naxes
 
     def has_options(self):
         """Any option beyond the rule's defaults (an axis, axes, a profile)."""
@@ -273,11 +284,21 @@ def decode_pshape(payload):
     """A PSHAPE payload: (params, shapes, symbol names)."""
     r = _Reader(payload)
     rule, options, profile, axis, naxes = r.take("<IIIqI")
-    axes = r.ints(naxes)
+    if options & ~(OPT_AXIS | OPT_PROFILE | OPT_AXES | OPT_AXES_MAPPING | OPT_AXES_UNKNOWN):
+        raise ValueError("unknown option bits 0x%x" % options)
+    if options & OPT_AXES_UNKNOWN:
+        # protocol 5: the mapping's length alone (all ones: unknown too), no entries
+        if options & (OPT_AXES | OPT_AXES_MAPPING) != OPT_AXES_MAPPING:
+            raise ValueError("option 16 (an axes_mapping of unknown values) needs 8, not 4")
+        if naxes != NAXES_UNKNOWN and naxes > MAX_RANK:
+            raise ValueError("an axes_mapping of %d unknown entries" % naxes)
+        axes, naxes = None, (None if naxes == NAXES_UNKNOWN else naxes)
+    else:
+        axes = r.ints(naxes)
     symbols = [bytes(r.raw(r.take("<I"))).decode("utf-8") for _ in range(r.take("<I"))]
     shapes = [_read_pshape(r, len(symbols)) for _ in range(r.take("<I"))]
     r.done()
-    return Params(rule, options, profile, axis, axes), shapes, symbols
+    return Params(rule, options, profile, axis, axes, naxes), shapes, symbols
 
 
 def decode_eval(payload):
@@ -340,8 +361,11 @@ def _frame(kind, seq, payload):
 
 
 def hello_version(c):
-    """The version the HELLO says: 4 only where it is needed (more than 72
-    operands), so that a harness of version 3 still takes every other worker."""
+    """The version the HELLO says: 5 only for a worker taking an axes_mapping
+    of unknown values, 4 only where it is needed (more than 72 operands), so
+    that an older harness still takes every other worker."""
+    if getattr(c, "partial", 0) & PARTIAL_AXES_UNKNOWN:
+        return PROTOCOL_AXES_UNKNOWN
     return PROTOCOL_MANY_OPERANDS if c.max_operands > V3_MAX_OPERANDS else 3
 
 
@@ -427,7 +451,8 @@ class Channel:
                 sys.stderr.write("bcwire: unexpected frame 0x%x of %d bytes\n" % (kind, length))
                 return 2
             if kind == PSHAPE:
-                self._send(ANSWER, seq, _respond_partial(payload, partial_fn))
+                self._send(ANSWER, seq, _respond_partial(payload, partial_fn,
+                                                         getattr(caps, "partial", 0)))
             else:
                 self._send(ANSWER, seq, _respond(kind, payload, shape_fn, eval_fn))
 
@@ -504,11 +529,14 @@ def _unmap(req):
         pass
 
 
-def _respond_partial(payload, partial_fn):
+def _respond_partial(payload, partial_fn, partial=0):
     try:
         if partial_fn is None:
             raise Unsupported("this worker takes no partial shapes")
-        return encode_panswer(OK, shape=partial_fn(*decode_pshape(payload)))
+        params, shapes, symbols = decode_pshape(payload)
+        if params.options & OPT_AXES_UNKNOWN and not partial & PARTIAL_AXES_UNKNOWN:
+            raise Unsupported("this worker takes no axes_mapping of unknown values")
+        return encode_panswer(OK, shape=partial_fn(params, shapes, symbols))
     except Rejected as e:
         return encode_panswer(REJECTED, e.kind, message=" ".join(str(e).split()))
     except Unsupported as e:
