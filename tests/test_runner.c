@@ -53,10 +53,21 @@ static void test_reference_passes(void **state)
     int64_t passed = 0;
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
         for (int p = 0; p < r->nproperties; p++) {
-            if (r->cells[rule][p].selected)
-                assert_int_equal(r->cells[rule][p].passed,
+            const bc_cell *cell = &r->cells[rule][p];
+            /* partial-precision does not judge an explicit case whose
+             * unknown axes_mapping has more than 4,096 mappings, or one a
+             * symbol on two axes hides (R1): a few of its cases are not
+             * checked (docs/PROPERTIES.md); every other case of every cell
+             * passes */
+            const int64_t unjudged =
+                rule == BC_RULE_EXPLICIT && strcmp(props[p].name, "partial-precision") == 0
+                    ? cell->unsupported
+                    : 0;
+            assert_true(unjudged * 20 <= 750);
+            if (cell->selected)
+                assert_int_equal(cell->passed + unjudged,
                                  props[p].values || props[p].partial ? 750 : 3000);
-            passed += r->cells[rule][p].passed;
+            passed += cell->passed;
         }
     assert_true(passed >= 3000 * 15);
     /* coverage the issue asks for: stretches in most accepted cases, every class seen */
