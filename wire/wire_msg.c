@@ -468,7 +468,7 @@ static int64_t times(int64_t n, size_t size)
 
 int64_t bc_wire_eval_bytes(const bc_eval_request *req, uint32_t protocol, int64_t *answer_bytes)
 {
-    char why[256];
+    char why[512]; /* an input check's message (bc_error, 320) after its prefix */
     /* the fixed fields (params, the shapes, each input's header), generously */
     int64_t total = 4096 + (int64_t)req->n * (4 + 8 * BC_MAX_RANK) +
                     (int64_t)req->ninputs * (40 + 16 * BC_MAX_RANK);
