@@ -173,11 +173,17 @@ def compiled(fn, argtypes):
     hit = _compiled.get(key)
     if hit is None:
         try:
-            fn.compile(argtypes)
+            entry = fn.compile(argtypes)
         except TypingError as e:  # Numba cannot compile the call: it refuses it
             hit = (None, " ".join(str(e).split())[:400])
         else:
-            cres = fn.overloads[argtypes]
+            # An overload loaded from Numba's disk cache is filed under the
+            # signature it was saved with, which may print the same and not
+            # compare equal (a KeyError here failed a correct Numba on a
+            # strided uint8 broadcast_to): find it by its entry point.
+            cres = fn.overloads.get(argtypes)
+            if cres is None:
+                cres = next(c for c in fn.overloads.values() if c.entry_point is entry)
             hit = (cres.entry_point, cres.signature.return_type)
         _compiled[key] = hit
     return hit
