@@ -682,32 +682,49 @@ static json_int_t asked_again(json_t *report)
     return json_integer_value(n);
 }
 
+/* A run of numpy's shape-differential against the hostile worker with
+ * --hang-once (silent at its first question, and only then: the hang is a
+ * file the first ask creates, not a clock) and worker_args, over `cases`
+ * cases, no shrinking, exiting with want; *summary (if given) takes its
+ * stdout.  Returns the JSON report. */
+static json_t *run_hang_once(const char *name, const char *worker_args, const char *cases,
+                             int want, char **summary)
+{
+    char report[512], marker[512], worker[1024];
+    snprintf(report, sizeof report, "%s.json", at(name));
+    snprintf(marker, sizeof marker, "%s.marker", at(name));
+    unlink(marker);
+    snprintf(worker, sizeof worker, "--hang-once %s %s", marker, worker_args);
+    const char *args[] = {"run", "--sut", hostile(worker), "--rule", "numpy", "--property",
+                          "shape-differential", "--cases", cases, "--max-shrink-calls", "0",
+                          "--timeout-ms", "500", "--jobs", "1", "--json", report, NULL};
+    bc_spawned r;
+    run_cli(&r, want, args, NULL);
+    if (summary)
+        *summary = strdup(r.out);
+    bc_spawned_free(&r);
+    unlink(marker);
+    return load_report(report);
+}
+
 /* A correct SUT that gives no answer once (as one on a saturated CI machine
  * can: NumPy's matmul at 2 s) is asked that question again, with 4 x the
  * time, answers it, and conforms; the summary and the report count the
  * question asked again.  It used to be a timeout: a failure, flaky, and a
- * DIVERGES verdict for a correct SUT.  The hang is a file the first ask
- * creates, not a clock. */
+ * DIVERGES verdict for a correct SUT. */
 static void test_slow_once_is_asked_again(void **state)
 {
     (void)state;
-    const char *report = at("slow-once.json"), *marker = at("slow-once.marker"),
-               *log = at("slow-once.log");
-    unlink(marker);
+    const char *log = at("slow-once.log");
     unlink(log);
-    char worker[1024];
-    snprintf(worker, sizeof worker, "--hang-once %s --log %s", marker, log);
-    const char *args[] = {"run", "--sut", hostile(worker), "--rule", "numpy", "--property",
-                          "shape-differential", "--cases", "200", "--timeout-ms", "500",
-                          "--jobs", "1", "--json", report, NULL};
-    bc_spawned r;
-    run_cli(&r, 0, args, NULL);
-    if (!strstr(r.out, "verdict: CONFORMS") ||
-        !strstr(r.out, "NOTE: 1 question answered only when asked again, with 4x the time "
-                       "limit"))
-        fail_msg("the summary:\n%s", r.out);
-    bc_spawned_free(&r);
-    json_t *j = load_report(report);
+    char worker[1024], *out;
+    snprintf(worker, sizeof worker, "--log %s", log);
+    json_t *j = run_hang_once("slow-once", worker, "200", 0, &out);
+    if (!strstr(out, "verdict: CONFORMS") ||
+        !strstr(out, "NOTE: 1 question answered only when asked again, with 4x the time "
+                     "limit"))
+        fail_msg("the summary:\n%s", out);
+    free(out);
     assert_true(json_is_true(json_object_get(j, "conforms")));
     assert_int_equal(json_array_size(json_object_get(j, "failures")), 0);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "totals"), "passed")),
@@ -715,30 +732,17 @@ static void test_slow_once_is_asked_again(void **state)
     assert_int_equal(asked_again(j), 1);
     assert_int_equal(count_lines(log), 200 + 1); /* the slow question heard twice */
     json_decref(j);
-    unlink(marker);
     unlink(log);
 }
 
 /* The second ask's answer is judged as any answer: a SUT silent once and
  * then wrong (every answer one axis too many) diverges with that wrong
  * shape, the case's own failure, not with a timeout and not as flaky.
- * One case, no shrink: the only question of the cell is the one asked
- * again. */
+ * One case: the only question of the cell is the one asked again. */
 static void test_asked_again_answer_is_judged(void **state)
 {
     (void)state;
-    const char *report = at("slow-wrong.json"), *marker = at("slow-wrong.marker");
-    unlink(marker);
-    char worker[1024];
-    snprintf(worker, sizeof worker, "--hang-once %s --wrong-rank any", marker);
-    const char *args[] = {"run", "--sut", hostile(worker), "--rule", "numpy", "--property",
-                          "shape-differential", "--cases", "1", "--max-shrink-calls", "0",
-                          "--timeout-ms", "500", "--jobs", "1", "--quiet", "--json", report,
-                          NULL};
-    bc_spawned r;
-    run_cli(&r, 1, args, NULL);
-    bc_spawned_free(&r);
-    json_t *j = load_report(report);
+    json_t *j = run_hang_once("slow-wrong", "--wrong-rank any", "1", 1, NULL);
     json_t *f = failure_of(j, "numpy", "shape-differential");
     assert_non_null(f);
     const char *detail = json_string_value(json_object_get(f, "detail"));
@@ -748,7 +752,6 @@ static void test_asked_again_answer_is_judged(void **state)
     assert_int_equal(asked_again(j), 1);
     assert_non_null(strstr(json_string_value(json_object_get(j, "verdict")), "DIVERGES"));
     json_decref(j);
-    unlink(marker);
 }
 
 /* A question is asked again only within --time: one whose first ask (2.5 s)
