@@ -264,6 +264,24 @@ static asked out_of_time(outcome *o, const char *first, const char *what)
     return FAULTED;
 }
 
+/* The time q may take: --timeout-ms, and for a value question 1 ms more
+ * for every BC_SUT_TIMEOUT_BYTES_PER_MS bytes it moves (its inputs with
+ * their margins, and its output).  A huge case's 2^31-byte output takes a
+ * worker seconds to write whatever the library, and a fixed limit made
+ * every such question a timeout unless the user knew to raise it; a small
+ * question (under 10 kB) gets exactly --timeout-ms. */
+static int question_timeout_ms(const isolated *s, const question *q)
+{
+    if (!q->req)
+        return s->timeout_ms;
+    int64_t answer = 0, frame = bc_wire_eval_bytes(q->req, s->protocol, &answer);
+    if (frame < 0)
+        return s->timeout_ms;
+    const int64_t most = INT_MAX / BC_SUT_RETRY_TIMEOUT_FACTOR,
+                  ms = s->timeout_ms + (frame + answer) / BC_SUT_TIMEOUT_BYTES_PER_MS;
+    return ms < most ? (int)ms : (int)most;
+}
+
 /* Asks q of a worker; a question that gets no answer within the timeout is
  * asked once more, of another worker, with BC_SUT_RETRY_TIMEOUT_FACTOR
  * times the time (within the deadline), and only a second silence is a
@@ -272,6 +290,7 @@ static asked out_of_time(outcome *o, const char *first, const char *what)
  * chance (a flaky crash is the runner's to see, as before). */
 static asked ask(isolated *s, const question *q, outcome *o)
 {
+    const int timeout_ms = question_timeout_ms(s, q);
     o->worker = NULL;
     o->asked_again = 0;
     bc_proc_fault f = BC_PROC_DIED;
@@ -284,7 +303,7 @@ static asked ask(isolated *s, const question *q, outcome *o)
         put_back(s, w); /* nothing was sent: the worker is fine */
         return NOT_SENT;
     }
-    if (bc_proc_ask(w, s->timeout_ms, q->max_answer, &o->payload, &o->len, o->why,
+    if (bc_proc_ask(w, timeout_ms, q->max_answer, &o->payload, &o->len, o->why,
                     sizeof o->why) == 0) {
         o->worker = w;
         return ASKED;
@@ -314,7 +333,7 @@ static asked ask(isolated *s, const question *q, outcome *o)
                  first);
         return FAULTED;
     }
-    const int64_t again_ms = (int64_t)s->timeout_ms * BC_SUT_RETRY_TIMEOUT_FACTOR;
+    const int64_t again_ms = (int64_t)timeout_ms * BC_SUT_RETRY_TIMEOUT_FACTOR;
     int answer_ms = min_ms(again_ms, ms_left(s));
     if (answer_ms <= 0) {
         put_back(s, w); /* nothing was sent: the worker is fine */
@@ -359,7 +378,7 @@ static asked ask(isolated *s, const question *q, outcome *o)
                  answer_ms);
     else /* the second ask's outcome, as if it had come first */
         snprintf(o->why, sizeof o->why, "%.850s (asked again after no answer in %d ms)", second,
-                 s->timeout_ms);
+                 timeout_ms);
     return FAULTED;
 }
 

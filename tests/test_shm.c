@@ -335,6 +335,44 @@ static void test_asked_again_in_a_fresh_file(void **state)
     rmdir(dir);
 }
 
+/* A value question's time limit grows with the bytes it moves (1 ms per
+ * BC_SUT_TIMEOUT_BYTES_PER_MS): 72 MB of int8 add under --timeout-ms 100
+ * may take 7.3 s, and a worker that takes 600 ms to answer is answered at
+ * the first ask.  A fixed limit made it a timeout twice over (100 ms, then
+ * 400 ms asked again): a correct SUT failing for the size of its question. */
+static void test_time_grows_with_the_question(void **state)
+{
+    (void)state;
+    enum { N = 6000 };
+    char spec[2048], why[1024];
+    snprintf(spec, sizeof spec, "exec:%s %s sleep 600", BC_PYTHON3, BC_SHM_WORKER);
+    bc_sut_options o = bc_sut_options_default();
+    o.timeout_ms = 100;
+    o.start_timeout_ms = 60000;
+    o.shm_threshold_bytes = 1;
+    const bc_sut *sut = bc_sut_open(spec, &o, why, sizeof why);
+    if (!sut)
+        fail_msg("cannot open %s: %s", spec, why);
+    const bc_shape s[2] = {{2, {N, N}}, {1, {N}}};
+    int8_t *mem = calloc((size_t)N * N + N, 1), *out = malloc((size_t)N * N);
+    assert_true(mem && out);
+    const bc_tensor in[2] = {bc_tensor_contiguous(BC_INT8, &s[0], mem),
+                             bc_tensor_contiguous(BC_INT8, &s[1], mem + (size_t)N * N)};
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &p, 2, s, 0, 2, in, BC_INT8, out,
+                           (int64_t)N * N};
+    bc_sut_answer a;
+    memset(&a, 0, sizeof a);
+    sut->ops->eval(sut, &req, &a);
+    if (a.status != BC_SUT_OK)
+        fail_msg("status %d: %s", a.status, a.message);
+    assert_int_equal(a.asked_again, 0);
+    assert_int_equal(bc_isolated_shm_questions(sut), 1);
+    bc_sut_close(sut);
+    free(mem);
+    free(out);
+}
+
 /* bcwire.py's side: a Python worker declaring the bit answers by the file. */
 static void test_python_by_shm(void **state)
 {
@@ -587,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_builtin_by_shm),
         cmocka_unit_test(test_unwritten_output_shows),
         cmocka_unit_test(test_asked_again_in_a_fresh_file),
+        cmocka_unit_test(test_time_grows_with_the_question),
         cmocka_unit_test(test_python_by_shm),
         cmocka_unit_test(test_numpy_by_shm),
         cmocka_unit_test(test_without_the_bit),

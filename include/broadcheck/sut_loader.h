@@ -46,6 +46,13 @@ extern "C" {
  * four times the limit is more than any slowdown seen on a loaded machine
  * (docs/ISOLATION.md, "One question"). */
 #define BC_SUT_RETRY_TIMEOUT_FACTOR 4
+/* A value question's time limit is timeout_ms plus 1 ms for every this
+ * many bytes it moves (inputs and output): 10 MB/s, slower than any worker
+ * shipped moves and converts its tensors, so that a medium case (up to
+ * ~24 MB: + 2.4 s) or a huge one (2^31 bytes of output: + 215 s) is not a
+ * timeout for its size alone, and a small one (under 10 kB) gets exactly
+ * timeout_ms (docs/ISOLATION.md, "One question"). */
+#define BC_SUT_TIMEOUT_BYTES_PER_MS 10000
 
 typedef struct bc_sut_options {
     int timeout_ms;          /* per question, from the request's write to its answer */

@@ -10,6 +10,8 @@ by its argument:
   kill          kills itself with SIGKILL after mapping the file
   hang MARKER   writes its pid to MARKER (then renames it there) and sleeps
                 with the file mapped, never answering
+  sleep MS      sleeps MS milliseconds and answers in place, writing
+                nothing (for a question far too big to compute in Python)
   silent-once MARKER
                 the first question of all its workers (MARKER absent): writes
                 its whole output into the file, creates MARKER and sleeps,
@@ -20,6 +22,7 @@ import os
 import signal
 import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "sut_adapters", "python"))
@@ -52,6 +55,9 @@ def element(t, index):
 
 def eval_fn(req):
     shape = shape_fn(req.params, req.shapes)
+    if MODE == "sleep":
+        time.sleep(int(sys.argv[2]) / 1000)
+        return shape, w.IN_PLACE
     count = w.numel(shape)
     out = bytearray(count)
     index = [0] * len(shape)
