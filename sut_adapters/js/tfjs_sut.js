@@ -24,7 +24,7 @@
  *   broadcast-to  tf.broadcastTo: shapes (run on a zero-filled input) and values.
  *   matmul        tf.matMul (the BatchMatMul kernel, which broadcasts the
  *                 batch dims): shapes (run on zero-filled float32 tensors,
- *                 within shapes.js's budget and a bound on the work) and
+ *                 within shapes.js's budget and 2^22 multiply-adds) and
  *                 matmul values (float32; int32 where the backend has it:
  *                 the wasm backend refuses it, answered unsupported).
  *                 tf.matMul is documented for matrices ("Computes the dot
@@ -58,8 +58,10 @@ const { toNumbers, numel, broadcastBound, checkBudget, checkNoOptions, ELEMENT_B
 
 const RULES = ['none', 'numpy', 'broadcast-to', 'matmul'];
 const MATMUL_DTYPES = new Set(['int32', 'float32']); // tf.matMul on bool gives sums in a bool tensor
-// The most multiply-adds a shape question may cost tf.matMul (a few seconds of the cpu kernel at most).
-const MATMUL_MAX_WORK = 1n << 26n;
+// The most multiply-adds a shape question may cost tf.matMul: 2^22, as the
+// NumPy worker's bound (2^26 took 1.5 to 2.4 s of the cpu kernel on a loaded
+// machine, and a 300 s run then asked only 167 matmul-batch-is-numpy cases).
+const MATMUL_MAX_WORK = 1n << 22n;
 const DTYPES = ['bool', 'int32', 'float32']; // tfjs has no int8, uint8, int64, float16 or float64
 const MAX_RANK = 64;     // tfjs has no rank limit of its own (tested at 64)
 const MAX_OPERANDS = 128; // broadcheck's limit for none/numpy (RULES.md §9.5; protocol 4); tf.addN takes any number (130 run)
