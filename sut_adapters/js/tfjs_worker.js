@@ -19,7 +19,7 @@ async function load() {
   return tfjsAnswers(tf, {
     name: 'tfjs',
     version: `tfjs-core ${tf.version_core}, cpu backend`,
-    description: 'TensorFlow.js (tfjs-core + tfjs-backend-cpu): binary ops, tf.where, tf.broadcastTo, tf.addN',
+    description: 'TensorFlow.js (tfjs-core + tfjs-backend-cpu): binary ops, tf.where, tf.broadcastTo, tf.addN, tf.matMul',
   });
 }
 
