@@ -210,7 +210,8 @@ function tfjsAnswers(tf, about) {
       name: about.name,
       version: about.version,
       description: about.description,
-      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST | FEATURE.MATMUL,
+      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST | FEATURE.MATMUL |
+        (about.sharedFile ? wire.FEATURE_SHM : 0),
       rules: bits(RULES, wire.RULE),
       ops: bits(Object.keys(BINARY), wire.OPS),
       dtypes: bits(DTYPES, wire.DTYPES),
