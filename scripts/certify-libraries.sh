@@ -69,8 +69,8 @@ rules_of() {
     numba|sparse) echo "none,numpy,broadcast-to" ;;
     octave) echo "none,numpy" ;;
     onnxruntime) echo "none,numpy,onnx-uni,bidirectional,matmul" ;;
-    ort-web) echo "none,numpy,onnx-uni,bidirectional" ;;
-    tfjs|tfjs-wasm) echo "none,numpy,broadcast-to" ;;
+    ort-web) echo "none,numpy,onnx-uni,bidirectional,matmul" ;;
+    tfjs|tfjs-wasm) echo "none,numpy,broadcast-to,matmul" ;;
     stdlib) echo "numpy,broadcast-to" ;;
     mathjs) echo "numpy" ;;
     onednn) echo "onnx-uni" ;;

@@ -62,6 +62,29 @@ bc_js_test(ort.matmul.certify pass ${BC_ORT_PACKAGES} $<TARGET_FILE:broadcheck> 
            --manifest ${BC_JS_DIR}/ort.manifest.json --strict
            --junit ${CMAKE_CURRENT_BINARY_DIR}/adapters-js.ort.matmul.certify.xml)
 set_tests_properties(adapters-js.ort.matmul.certify PROPERTIES PROCESSORS 2)
+# The same four matmul cells for the other workers that declare matmul
+# (tf.matMul on each tfjs backend, MatMul on onnxruntime-web), each with its
+# manifest: T5 (tfjs.md), W6-W8 (tfjs-wasm.md), R5-R7 (ort-web.md).
+# ort-web leaves matmul-values out: R7 (O6's unwritten output) shows only
+# where the wasm heap is not 0 already (the node worker's poisoned second
+# run is not available there), and its known case XPASSed in 1 of 3 to 5
+# short runs (ort-web.md); the long runs check it.
+function(bc_js_matmul_certify name packages sut manifest properties)
+  bc_js_test(${name}.matmul.certify pass ${packages} $<TARGET_FILE:broadcheck> run --sut ${sut}
+             --rule matmul
+             --property ${properties}
+             --cases 300 --jobs 2 --quiet --timeout-ms 60000
+             --manifest ${BC_JS_DIR}/${manifest} --strict
+             --junit ${CMAKE_CURRENT_BINARY_DIR}/adapters-js.${name}.matmul.certify.xml)
+  set_tests_properties(adapters-js.${name}.matmul.certify PROPERTIES PROCESSORS 2)
+endfunction()
+set(BC_MATMUL_PROPERTIES shape-differential,matmul-batch-is-numpy,matmul-swap-transposes)
+bc_js_matmul_certify(tfjs ${BC_TFJS_PACKAGES} ${BC_TFJS_SUT} tfjs.manifest.json
+                     ${BC_MATMUL_PROPERTIES},matmul-values)
+bc_js_matmul_certify(tfjs-wasm ${BC_TFJS_WASM_PACKAGES} ${BC_TFJS_WASM_SUT} tfjs-wasm.manifest.json
+                     ${BC_MATMUL_PROPERTIES},matmul-values)
+bc_js_matmul_certify(ort-web ${BC_ORT_WEB_PACKAGES} ${BC_ORT_WEB_SUT} ort-web.manifest.json
+                     ${BC_MATMUL_PROPERTIES})
 
 # ---- TensorFlow.js, wasm backend (docs/certifications/tfjs-wasm.md): W1 to W5 ----
 bc_js_certify(tfjs-wasm.certify ${BC_TFJS_WASM_PACKAGES} ${BC_TFJS_WASM_SUT}

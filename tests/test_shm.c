@@ -409,6 +409,29 @@ static void test_numpy_by_shm(void **state)
     bc_sut_close(sut);
 }
 
+/* tfjs_worker.js by the file (bcwire.js reads the inputs from it with pread
+ * and writes the result back at out_offset): tfjs's tf.add on int32, two and
+ * three operands, a size-0 result and a rejection.  Skipped where node or
+ * tfjs is not installed (scripts/setup-adapters-js.sh). */
+static void test_js_by_shm(void **state)
+{
+    (void)state;
+    if (system("command -v node >/dev/null 2>&1") != 0)
+        skip();
+    bc_sut_options o = bc_sut_options_default();
+    o.shm_threshold_bytes = 1;
+    o.timeout_ms = o.start_timeout_ms = 30000;
+    char why[1024];
+    const bc_sut *sut = bc_sut_open("exec:node " BC_TFJS_WORKER, &o, why, sizeof why);
+    if (!sut && strstr(why, "not available"))
+        skip();
+    if (!sut)
+        fail_msg("%s", why);
+    check_cases(sut, BC_INT32);
+    assert_int_equal(bc_isolated_shm_questions(sut), (long)(sizeof counts / sizeof *counts));
+    bc_sut_close(sut);
+}
+
 /* A worker without the bit: the threshold only chooses among transports a
  * worker takes, so its questions go in frames; one past the frame limit is
  * not examined ("unsupported"), never sent, never its fault. */
@@ -628,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_time_grows_with_the_question),
         cmocka_unit_test(test_python_by_shm),
         cmocka_unit_test(test_numpy_by_shm),
+        cmocka_unit_test(test_js_by_shm),
         cmocka_unit_test(test_without_the_bit),
         cmocka_unit_test(test_wild_writes_caught),
         cmocka_unit_test(test_killed_worker_leaves_nothing),

@@ -25,7 +25,7 @@ const V3_MAX_OPERANDS = 72; // versions 1 to 3's
 const MAGIC = 0x6362; // the bytes 'b' 'c', little-endian
 const HEADER = 12;
 const MAX_PAYLOAD = 256 * 1024 * 1024;
-const MSG = { HELLO: 0x01, FATAL: 0x02, SHAPE: 0x10, EVAL: 0x11, ANSWER: 0x20 };
+const MSG = { HELLO: 0x01, FATAL: 0x02, SHAPE: 0x10, EVAL: 0x11, EVAL_SHM: 0x13, ANSWER: 0x20 };
 const STATUS = { OK: 0, REJECTED: 1, UNSUPPORTED: 2, INTERNAL_ERROR: 3 };
 
 // The fixed enums of include/broadcheck/adapter.h.
@@ -39,6 +39,11 @@ const KIND = { ELEMENTWISE: 0, SELECT: 1, BROADCAST: 2, SUM_TO_SHAPE: 3, MATMUL:
 const KIND_NAME = ['elementwise', 'select', 'broadcast', 'sum-to-shape', 'matmul'];
 // MATMUL (bit 5): appended to protocol 3, like rule 7 (wire/PROTOCOL.md, Versioning)
 const FEATURE = { SHAPE: 1, ELEMENTWISE: 2, SELECT: 4, BROADCAST: 8, SUM_TO_SHAPE: 16, MATMUL: 32 };
+// Bit 6, EVAL_SHM (PROTOCOL.md "EVAL_SHM", appended like bit 5): bcwire.js
+// takes such questions for a worker that adds FEATURE_SHM to its features
+// (as bcwire.py's workers do): a question past the frame limit then reaches
+// the library, so a worker declares it only where its library can hold it.
+const FEATURE_SHM = 64;
 const ERR = {
   UNKNOWN: 0, RANK_MISMATCH: 1, DIM_MISMATCH: 2, RANK_TOO_LARGE: 3, AXIS_OUT_OF_RANGE: 4,
   WINDOW_OUT_OF_RANGE: 5, AXES_DUPLICATE: 6, AXES_UNSORTED: 7, AXES_COUNT: 8, NEGATIVE_DIM: 9,
@@ -112,7 +117,7 @@ function readParams(r) {
  * the view itself.  (Layout-invariance therefore checks this gather, not
  * the library's own strided kernels.)
  */
-function readTensor(r) {
+function readTensor(r, shm = null) {
   const dtype = DTYPES[r.u32('dtype')];
   if (!dtype) throw new Error('bad question from the harness: unknown dtype');
   const rank = r.u32('tensor rank');
@@ -122,11 +127,26 @@ function readTensor(r) {
   const offset = r.i64('offset');
   const nelem = r.i64('nelem');
   const size = DTYPE_SIZE[dtype];
-  if (nelem < 0n || nelem * BigInt(size) > BigInt(r.buf.length - r.at)) {
-    throw new Error(`bad question from the harness: ${nelem} elements of ${dtype} do not follow`);
+  let raw;
+  if (shm) { // EVAL_SHM: the elements are in the shared file, at file_offset
+    const at = r.i64('file_offset');
+    if (nelem < 0n || at < 0n || at + nelem * BigInt(size) > shm.size) {
+      throw new Error(`bad question from the harness: ${nelem} elements of ${dtype} at ${at} pass the shared file's ${shm.size} bytes`);
+    }
+    raw = new Uint8Array(Number(nelem) * size);
+    const fs = require('node:fs');
+    for (let done = 0; done < raw.length;) {
+      const n = fs.readSync(shm.fd, raw, done, raw.length - done, Number(at) + done);
+      if (n <= 0) throw new Error(`the shared file ended at ${Number(at) + done} bytes`);
+      done += n;
+    }
+  } else {
+    if (nelem < 0n || nelem * BigInt(size) > BigInt(r.buf.length - r.at)) {
+      throw new Error(`bad question from the harness: ${nelem} elements of ${dtype} do not follow`);
+    }
+    // Copy to an aligned buffer: the data is not aligned inside the frame.
+    raw = new Uint8Array(r.bytes(Number(nelem) * size, 'tensor data'));
   }
-  // Copy to an aligned buffer: the data is not aligned inside the frame.
-  const raw = new Uint8Array(r.bytes(Number(nelem) * size, 'tensor data'));
   const src = new TYPED[dtype](raw.buffer, 0, Number(nelem));
   let count = 1n;
   let reach = offset < 0n ? -offset : offset; // a bound on any |element number|
@@ -163,7 +183,16 @@ function readShapeQuestion(payload) {
   return q;
 }
 
-function readEvalQuestion(payload) {
+/*
+ * An EVAL question, or with `shared` an EVAL_SHM one (PROTOCOL.md
+ * "EVAL_SHM"): the same fields up to out_capacity, then the shared file's
+ * path, size, the output's offset and guard, and each input's elements at
+ * a file offset instead of in the frame.  The file is opened read-write
+ * (`q.shm`: its fd, size and the output's offset; closeShared lets go of
+ * it); the inputs are read from it with pread, not mapped (Node has no
+ * mmap), and the result is written back at the output's offset (writeShared).
+ */
+function readEvalQuestion(payload, shared = false) {
   const r = new Reader(payload);
   const kind = r.u32('kind');
   const op = r.u32('op');
@@ -171,14 +200,50 @@ function readEvalQuestion(payload) {
   const q = readParams(r);
   const outDtype = DTYPES[r.u32('out_dtype')];
   const outCapacity = r.i64('out_capacity');
-  const ninputs = r.u32('ninputs');
-  if (ninputs > MAX_OPERANDS) throw new Error(`bad question from the harness: ${ninputs} inputs`);
-  const inputs = [];
-  for (let i = 0; i < ninputs; i++) inputs.push(readTensor(r));
-  r.end();
-  return Object.assign(q, {
-    kind, kindName: KIND_NAME[kind], op, opName: OPS[op], operand, outDtype, outCapacity, inputs,
-  });
+  let shm = null;
+  if (shared) {
+    const len = r.u32('path length');
+    if (len > 4095) throw new Error(`bad question from the harness: a path of ${len} bytes`);
+    const file = r.bytes(len, 'path').toString('utf8');
+    const size = r.i64('size');
+    const outOffset = r.i64('out_offset');
+    const outGuard = r.i64('out_guard');
+    const room = outCapacity * BigInt(DTYPE_SIZE[outDtype] || 1);
+    if (!outDtype || size <= 0n || outOffset < 0n || outGuard < 0n || outCapacity < 0n ||
+        outOffset + room + outGuard > size) {
+      throw new Error(`bad question from the harness: an output of ${outCapacity} elements at ${outOffset} (guard ${outGuard}) in a file of ${size} bytes`);
+    }
+    shm = { fd: require('node:fs').openSync(file, 'r+'), size, outOffset };
+  }
+  try {
+    const ninputs = r.u32('ninputs');
+    if (ninputs > MAX_OPERANDS) throw new Error(`bad question from the harness: ${ninputs} inputs`);
+    const inputs = [];
+    for (let i = 0; i < ninputs; i++) inputs.push(readTensor(r, shm));
+    r.end();
+    return Object.assign(q, {
+      kind, kindName: KIND_NAME[kind], op, opName: OPS[op], operand, outDtype, outCapacity, inputs, shm,
+    });
+  } catch (e) {
+    closeShared({ shm });
+    throw e;
+  }
+}
+
+// The output of an EVAL_SHM answer, row-major at the output's offset.
+function writeShared(q, values) {
+  const fs = require('node:fs');
+  const b = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  for (let done = 0; done < b.length;) {
+    done += fs.writeSync(q.shm.fd, b, done, b.length - done, Number(q.shm.outOffset) + done);
+  }
+}
+
+function closeShared(q) {
+  if (q && q.shm) {
+    require('node:fs').closeSync(q.shm.fd);
+    q.shm = null;
+  }
 }
 
 /* ---- encoding ----------------------------------------------------------- */
@@ -235,14 +300,18 @@ function encodeHello(h) {
  * array of the question's out_dtype, row-major) is sent when the shape has
  * at most out_capacity elements (PROTOCOL.md "ANSWER").
  */
-function encodeAnswer({ status, kind = 0, dims = [], message = '', values = null }, capacity) {
+function encodeAnswer({ status, kind = 0, dims = [], message = '', values = null }, capacity, q = null) {
   let out = Buffer.alloc(0);
   if (status === STATUS.OK && values) {
     const count = dims.reduce((a, d) => a * BigInt(d), 1n);
     if (BigInt(values.length) !== count) {
       throw new Error(`the result has ${values.length} elements, its shape [${dims}] ${count}`);
     }
-    if (count <= capacity) out = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+    if (q && q.shm) { // EVAL_SHM: the output goes in the file, the ANSWER carries no bytes
+      if (count <= capacity) writeShared(q, values);
+    } else if (count <= capacity) {
+      out = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+    }
   }
   if (status !== STATUS.OK) dims = [];
   return Buffer.concat([
@@ -393,14 +462,14 @@ function serve(name, load) {
         if (len > MAX_PAYLOAD) die(`frame of ${len} bytes from the harness`);
         if (buffered < HEADER + len) break; // the rest of the frame has not arrived yet
         const payload = take(HEADER + len).subarray(HEADER);
-        if (type !== MSG.SHAPE && type !== MSG.EVAL) {
+        if (type !== MSG.SHAPE && type !== MSG.EVAL && type !== MSG.EVAL_SHM) {
           die(`unexpected frame type 0x${type.toString(16)} from the harness`);
         }
         const started = performance.now();
         let q = null;
         let answer;
         try {
-          q = type === MSG.SHAPE ? readShapeQuestion(payload) : readEvalQuestion(payload);
+          q = type === MSG.SHAPE ? readShapeQuestion(payload) : readEvalQuestion(payload, type === MSG.EVAL_SHM);
           if (TRACE) require('node:fs').appendFileSync(TRACE, `${process.pid} asked ${describe(q)}\n`);
           answer = await (type === MSG.SHAPE ? worker.shape(q) : worker.eval(q));
         } catch (e) {
@@ -409,10 +478,12 @@ function serve(name, load) {
         const capacity = q && q.outCapacity ? q.outCapacity : 0n;
         let bytes;
         try {
-          bytes = encodeAnswer(answer, capacity);
+          bytes = encodeAnswer(answer, capacity, q);
         } catch (e) { // e.g. values that do not match the shape
           answer = answerFor(e);
-          bytes = encodeAnswer(answer, capacity);
+          bytes = encodeAnswer(answer, capacity, q);
+        } finally {
+          closeShared(q); // after the output is written, before the ANSWER goes
         }
         trace(q, answer, performance.now() - started);
         await send(frame(MSG.ANSWER, seq, bytes));
@@ -453,5 +524,5 @@ function serve(name, load) {
 
 module.exports = {
   serve, ok, bits, encodeHello, helloVersion, MAX_OPERANDS, V3_MAX_OPERANDS, Rejected, Unsupported, translateError, guarded, STATUS, RULE, OPT, DTYPES, OPS, KIND, FEATURE, ERR, TYPED,
-  DTYPE_SIZE,
+  DTYPE_SIZE, FEATURE_SHM,
 };

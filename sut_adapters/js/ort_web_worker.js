@@ -24,7 +24,8 @@ async function load() {
   return ortAnswers(ort, {
     name: 'ort-web',
     version: `onnxruntime-web ${ort.env.versions.web}, wasm execution provider`,
-    description: 'ONNX Runtime Web (wasm): one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu',
+    description: 'ONNX Runtime Web (wasm): one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu, MatMul',
+    matmul: true,
     // No memory arena or memory pattern, as for the native build.
     options: {
       executionProviders: ['wasm'], enableCpuMemArena: false, enableMemPattern: false,

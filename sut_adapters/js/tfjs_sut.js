@@ -22,6 +22,21 @@
  *                 Every other op broadcasts, so under `none` it is
  *                 unsupported.
  *   broadcast-to  tf.broadcastTo: shapes (run on a zero-filled input) and values.
+ *   matmul        tf.matMul (the BatchMatMul kernel, which broadcasts the
+ *                 batch dims): shapes (run on zero-filled float32 tensors,
+ *                 within shapes.js's budget and 2^22 multiply-adds) and
+ *                 matmul values (float32; int32 where the backend has it:
+ *                 the wasm backend refuses it, answered unsupported).
+ *                 tf.matMul is documented for matrices ("Computes the dot
+ *                 product of two matrices, A * B. These must be matrices."):
+ *                 a question with an operand of rank 0 or 1 is declined
+ *                 before tfjs is called, by its ranks alone.  tfjs's
+ *                 refusals of them are accidents of its code (rank 1 fails
+ *                 a reshape to [1, NaN, ...] or reads an undefined inner
+ *                 dim), not a check; every question whose operands are
+ *                 both of rank >= 2, the inputs tf.matMul takes, is asked.
+ *                 tf.dot (ranks 1 and 2, no batch) and tf.linalg (no
+ *                 product) do not broadcast a batch.
  *
  * Not declared: sum-to-shape.  tfjs computes it as the gradient of a
  * broadcast (tf.grads), but its CommonJS build registers no gradients: they
@@ -39,9 +54,14 @@
  */
 const wire = require('./bcwire');
 const { ok, bits, Rejected, Unsupported, ERR, FEATURE, KIND, TYPED } = wire;
-const { toNumbers, checkBudget, checkNoOptions } = require('./shapes');
+const { toNumbers, numel, broadcastBound, checkBudget, checkNoOptions, ELEMENT_BUDGET } = require('./shapes');
 
-const RULES = ['none', 'numpy', 'broadcast-to'];
+const RULES = ['none', 'numpy', 'broadcast-to', 'matmul'];
+const MATMUL_DTYPES = new Set(['int32', 'float32']); // tf.matMul on bool gives sums in a bool tensor
+// The most multiply-adds a shape question may cost tf.matMul: 2^22, as the
+// NumPy worker's bound (2^26 took 1.5 to 2.4 s of the cpu kernel on a loaded
+// machine, and a 300 s run then asked only 167 matmul-batch-is-numpy cases).
+const MATMUL_MAX_WORK = 1n << 22n;
 const DTYPES = ['bool', 'int32', 'float32']; // tfjs has no int8, uint8, int64, float16 or float64
 const MAX_RANK = 64;     // tfjs has no rank limit of its own (tested at 64)
 const MAX_OPERANDS = 128; // broadcheck's limit for none/numpy (RULES.md §9.5; protocol 4); tf.addN takes any number (130 run)
@@ -65,6 +85,9 @@ const ERRORS = [
   [/Must pass at least one tensor to tf\.addN/, (m) => new Rejected(ERR.OPERAND_COUNT, m)],
   [/shape comprised of positive integers/, (m) => new Rejected(ERR.NEGATIVE_DIM, m)],
   [/passed to '\w+' must be \w+ tensor/, (m) => new Unsupported(m)],
+  // tf.matMul (tfjs-core src/ops/mat_mul.ts and the backends' BatchMatMul): the contraction, then the batch
+  [/Error in matMul: inner shapes \(\d+\) and \(\d+\) of Tensors with shapes/, (m) => new Rejected(ERR.DIM_MISMATCH, m)],
+  [/BatchMatMul for non non-float32 tensors not yet supported/, (m) => new Unsupported(m)], // wasm on int32
 ];
 
 /*
@@ -93,9 +116,42 @@ function tfjsAnswers(tf, about) {
     return tf.tidy(() => shapes.map(zeros).reduce((a, b) => tf.add(a, b)).shape);
   }
 
+  // tf.matMul's operands: two, each of rank >= 2 (the matrices it is
+  // documented for); anything else is declined by its ranks alone.
+  function matmulOperands(shapes) {
+    if (shapes.length !== 2) throw new Unsupported(`tf.matMul takes two tensors, not ${shapes.length}`);
+    const low = shapes.findIndex((s) => s.length < 2);
+    if (low >= 0) {
+      throw new Unsupported(`tf.matMul is documented for matrices: operand ${low} has rank ${shapes[low].length}`);
+    }
+    return shapes;
+  }
+
+  // tf.matMul makes its result (not bounded by its operands: a contracted 0
+  // makes [n,0] @ [0,m] an [n,m]) and loops over the batch, rows, columns
+  // and contraction: bound both before running it.  The batch is bounded
+  // with each 0 counted as 1: the cpu kernel walks max(batch of A, batch of
+  // B) matrices, whatever the broadcast (tfjs.md).
+  function checkMatmulBudget([a, b]) {
+    const nonzero = (s) => s.map((d) => (d === 0 ? 1 : d));
+    const walked = broadcastBound([nonzero(a.slice(0, -2)), nonzero(b.slice(0, -2))]);
+    const rows = BigInt(a[a.length - 2] || 1);
+    const cols = BigInt(b[b.length - 1] || 1);
+    const k = BigInt(Math.max(a[a.length - 1], b[b.length - 2], 1));
+    const need = numel(a) + numel(b) + walked * rows * cols;
+    if (need > ELEMENT_BUDGET || walked * rows * cols * k > MATMUL_MAX_WORK) {
+      throw new Unsupported(`answering means materialising ${need} elements and ${walked * rows * cols * k} ` +
+                            `multiply-adds; this worker's budget is ${ELEMENT_BUDGET} and ${MATMUL_MAX_WORK}`);
+    }
+  }
+
   function shape(q) {
     const shapes = tfShapes(q);
     if (q.ruleName === 'numpy') return numpyShape(shapes);
+    if (q.ruleName === 'matmul') {
+      checkMatmulBudget(matmulOperands(shapes));
+      return tf.tidy(() => tf.matMul(zeros(shapes[0]), zeros(shapes[1])).shape);
+    }
     if (q.ruleName === 'none') {
       checkBudget(shapes);
       return tf.tidy(() => tf.addN(shapes.map(zeros)).shape);
@@ -128,6 +184,11 @@ function tfjsAnswers(tf, about) {
       if (shapes.length !== 2) throw new Unsupported('tf.broadcastTo takes one tensor and one shape');
       return tf.broadcastTo(tensor(ins[0]), shapes[1]);
     }
+    if (q.kind === KIND.MATMUL && q.ruleName === 'matmul') {
+      matmulOperands(shapes);
+      if (!MATMUL_DTYPES.has(q.outDtype)) throw new Unsupported(`tf.matMul on ${q.outDtype} is not declared`);
+      return tf.matMul(tensor(ins[0]), tensor(ins[1]));
+    }
     throw new Unsupported(`${q.kindName} is not declared`); // the harness never asks it
   }
 
@@ -149,7 +210,8 @@ function tfjsAnswers(tf, about) {
       name: about.name,
       version: about.version,
       description: about.description,
-      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST,
+      features: FEATURE.SHAPE | FEATURE.ELEMENTWISE | FEATURE.SELECT | FEATURE.BROADCAST | FEATURE.MATMUL |
+        (about.sharedFile ? wire.FEATURE_SHM : 0),
       rules: bits(RULES, wire.RULE),
       ops: bits(Object.keys(BINARY), wire.OPS),
       dtypes: bits(DTYPES, wire.DTYPES),

@@ -31,7 +31,7 @@ async function load() {
   const answers = tfjsAnswers(tf, {
     name: 'tfjs-wasm',
     version: `tfjs-core ${tf.version_core}, tfjs-backend-wasm ${wasm.version_wasm}`,
-    description: 'TensorFlow.js on its wasm backend: binary ops, tf.where, tf.broadcastTo, tf.addN',
+    description: 'TensorFlow.js on its wasm backend: binary ops, tf.where, tf.broadcastTo, tf.addN, tf.matMul',
     shapesByKernel: true,
   });
 

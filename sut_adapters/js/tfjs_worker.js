@@ -19,7 +19,11 @@ async function load() {
   return tfjsAnswers(tf, {
     name: 'tfjs',
     version: `tfjs-core ${tf.version_core}, cpu backend`,
-    description: 'TensorFlow.js (tfjs-core + tfjs-backend-cpu): binary ops, tf.where, tf.broadcastTo, tf.addN',
+    description: 'TensorFlow.js (tfjs-core + tfjs-backend-cpu): binary ops, tf.where, tf.broadcastTo, tf.addN, tf.matMul',
+    // Value questions past the frame limit (the huge tier) come by the shared
+    // file (EVAL_SHM, bcwire.js); the cpu backend's tensors are JavaScript
+    // typed arrays, limited by --memory-mb as the NumPy worker's arrays are.
+    sharedFile: true,
   });
 }
 

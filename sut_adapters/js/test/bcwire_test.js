@@ -162,6 +162,47 @@ async function main() {
   assert.equal(a.status, 3);
   assert.match(a.message, /1 bytes after its last field/);
 
+  // EVAL_SHM (PROTOCOL.md): HELLO sets features bit 6; the input's elements
+  // are in a shared file (its own page, poison around), the output goes at
+  // out_offset in it, the ANSWER carries no bytes, and nothing else in the
+  // file changes.
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const helloFeatures = (p) => {
+    let at = 4;
+    for (let k = 0; k < 3; k++) at += 4 + p.readUInt32LE(at); // name, version, description
+    return p.readUInt32LE(at);
+  };
+  assert.equal(helloFeatures(hello.payload) & 64, 64, 'HELLO features bit 6: takes EVAL_SHM');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bcwire-')), 'shm');
+  const shmData = Buffer.alloc(3 * 4096, 0xa5);
+  Buffer.from(Int32Array.from(data).buffer).copy(shmData, 4096); // input 0 at 4096
+  fs.writeFileSync(file, shmData);
+  const shmTensor = (dims, strides, offset, nelem, at) => Buffer.concat([
+    u32(3, dims.length), i64(...dims), i64(...strides), i64(offset, nelem), i64(at),
+  ]);
+  const shmQuestion = (seq, t, dims, capacity, size, outOffset) => frame(0x13, seq, Buffer.concat([
+    u32(0, 0), i32(0), params([dims]), u32(3), i64(capacity),
+    u32(Buffer.byteLength(file)), Buffer.from(file), i64(size, outOffset, 256), u32(1), t,
+  ]));
+  w.child.stdin.write(shmQuestion(9, shmTensor([2, 3], [-1, 2], 1, data.length, 4096), [2, 3], 6,
+                                  shmData.length, 8192));
+  f = await w.next();
+  a = readAnswer(f.payload);
+  assert.deepEqual([f.seq, a.status, a.dims, a.out.length], [9, 0, [2, 3], 0], a.message);
+  const after = fs.readFileSync(file);
+  assert.deepEqual(Array.from(new Int32Array(Uint8Array.from(after.subarray(8192, 8192 + 24)).buffer)), want);
+  const untouched = Buffer.from(shmData);
+  after.copy(untouched, 8192, 8192, 8192 + 24);
+  assert.ok(after.equals(untouched), 'only the output changed in the shared file');
+  // An input that passes the file's end is the harness's error: an internal error.
+  w.child.stdin.write(shmQuestion(10, shmTensor([3], [1], 0, 3, shmData.length - 8), [3], 3,
+                                  shmData.length, 8192));
+  a = readAnswer((await w.next()).payload);
+  assert.equal(a.status, 3);
+  assert.match(a.message, /pass the shared file/);
+  fs.rmSync(path.dirname(file), { recursive: true });
+
   // End of input: the worker exits 0.
   w.child.stdin.end();
   assert.equal(await w.exited, 0);

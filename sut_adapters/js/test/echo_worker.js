@@ -4,7 +4,7 @@
  * the first shape (no shapes: rejected; three shapes: an exception), value
  * questions echo the first input as bcwire.js gathered it.  ECHO_FAIL_LOAD
  * makes "loading the library" fail; ECHO_MAX_OPERANDS is what it declares
- * (default 64).
+ * (default 64).  It takes EVAL_SHM questions (FEATURE_SHM).
  */
 const wire = require('../bcwire');
 
@@ -13,7 +13,7 @@ wire.serve('echo_worker', async () => {
   return {
     hello: {
       name: 'echo', version: '1', description: 'bcwire.js test worker',
-      features: wire.FEATURE.SHAPE | wire.FEATURE.ELEMENTWISE, rules: wire.bits(['numpy'], wire.RULE),
+      features: wire.FEATURE.SHAPE | wire.FEATURE.ELEMENTWISE | wire.FEATURE_SHM, rules: wire.bits(['numpy'], wire.RULE),
       ops: wire.bits(['add'], wire.OPS), dtypes: wire.bits(['int32'], wire.DTYPES), maxRank: 64,
       maxOperands: Number(process.env.ECHO_MAX_OPERANDS || 64),
     },
