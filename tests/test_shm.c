@@ -409,7 +409,7 @@ static void test_numpy_by_shm(void **state)
     bc_sut_close(sut);
 }
 
-/* tfjs_worker.js by the file (bcwire.js reads the inputs from it with pread
+/* tfjs_worker.js --shared-file by the file (bcwire.js reads the inputs from it with pread
  * and writes the result back at out_offset): tfjs's tf.add on int32, two and
  * three operands, a size-0 result and a rejection.  Skipped where node or
  * tfjs is not installed (scripts/setup-adapters-js.sh). */
@@ -422,7 +422,7 @@ static void test_js_by_shm(void **state)
     o.shm_threshold_bytes = 1;
     o.timeout_ms = o.start_timeout_ms = 30000;
     char why[1024];
-    const bc_sut *sut = bc_sut_open("exec:node " BC_TFJS_WORKER, &o, why, sizeof why);
+    const bc_sut *sut = bc_sut_open("exec:node " BC_TFJS_WORKER " --shared-file", &o, why, sizeof why);
     if (!sut && strstr(why, "not available"))
         skip();
     if (!sut)
