@@ -89,6 +89,19 @@ bc_known_info bc_run_known(const bc_run_result *r, int i)
     return info;
 }
 
+int bc_known_settle(bc_known_result *k)
+{
+    const int64_t seen = k->reach_hits + k->explained;
+    if (k->status != BC_KNOWN_XPASS || strcmp(k->detail, BC_KNOWN_CASE_PASSES) != 0 || seen <= 0)
+        return 0;
+    k->status = BC_KNOWN_XFAIL;
+    snprintf(k->detail, sizeof k->detail,
+             "its case passed when replayed, but %lld failing case%s of this run lie within it: "
+             "it fails intermittently",
+             (long long)seen, seen == 1 ? "" : "s");
+    return 1;
+}
+
 int bc_run_new_failures(const bc_run_result *r)
 {
     int n = 0;

@@ -933,6 +933,9 @@ static int merge(merger *m)
         snprintf(m->why, m->cap, "out of memory");
         return -1;
     }
+    /* the shard that replayed an entry may not be the one that saw it fail */
+    for (int i = 0; i < m->res->nknown; i++)
+        bc_known_settle(&m->res->known[i]);
     return 0;
 }
 
