@@ -97,11 +97,16 @@ typedef void (*kernel3_fn)(int64_t n3, int64_t n2, int64_t n1, int64_t n0, char 
                            const int64_t *s3, const int64_t *s2, const int64_t *s1,
                            const int64_t *s0);
 
-/* Tile of the two inner axes for transposed inputs: rows x columns. */
-enum { TILE_ROWS = 32, TILE_COLS = 64 };
-/* The output buffer of a routed call, and the gather buffer of one
- * transposed input: a tile of the widest element (8 bytes). */
-enum { PIECE_BYTES = TILE_ROWS * TILE_COLS * 8, MAX_GATHERED = 3 };
+/* Tile of the two inner axes for transposed inputs: rows x columns, for
+ * elements of up to 4 bytes (8-byte elements: half the rows).  128 rows
+ * make each gathered memory row a run of 512 bytes (8 lines) rather than
+ * 128: measured against 32 x 64 (and 16 x 16, 32 x 8, 8 x 32, 64 x 64,
+ * two-level tiles, prefetch, plain stores) in docs/ENGINE.md.  Tiles are
+ * taken when both inner extents are at least TILE_MIN_ROWS x TILE_MIN_COLS. */
+enum { TILE_ROWS = 128, TILE_COLS = 64, TILE_MIN_ROWS = 64, TILE_MIN_COLS = 128 };
+/* The output buffer of a routed call (PIECE_BYTES of it), and the tile
+ * buffers: the output's and the gathered tile of each transposed input. */
+enum { PIECE_BYTES = 16 << 10, TILE_BYTES = TILE_ROWS * TILE_COLS * 4, MAX_GATHERED = 3 };
 /* Outputs below this many bytes never use non-temporal stores (and never
  * ask the environment for the threshold: tiny calls pay nothing). */
 enum { NT_FLOOR_BYTES = 16 << 10 };
@@ -699,6 +704,8 @@ typedef struct exec {
     struct buffers *buf; /* with route or gathered: the call's buffers */
     int avx;          /* ROUTE_STREAM or gathered: the CPU has AVX2 (use_avx2: 32-byte
                          streaming stores, 8 x 8 float gathers) */
+    int flat;         /* batched with fn3 but 2-D blocks (a 3-D one would not fit the
+                         buffer): fn3 is called with one plane */
     int batched;      /* ROUTE_STREAM of an output written in memory order, block
                          after block, each smaller than the buffer: blocks are
                          packed into the buffer and streamed out a buffer at a time */
@@ -706,7 +713,7 @@ typedef struct exec {
 
 /* The output piece and the gathered tiles, one set per call. */
 typedef struct buffers {
-    union { double d; int64_t i; char c[PIECE_BYTES]; } out, gathered[MAX_GATHERED];
+    union { double d; int64_t i; char c[TILE_BYTES]; } out, gathered[MAX_GATHERED];
 } buffers;
 
 enum { ROUTE_DIRECT, ROUTE_COPY, ROUTE_STREAM };
@@ -718,7 +725,7 @@ enum { ROUTE_DIRECT, ROUTE_COPY, ROUTE_STREAM };
 static unsigned transposed_inputs(const bc_plan *pl, const int64_t *size)
 {
     const int R = pl->rank;
-    if (R < 2 || pl->dims[R - 1] < 2 * TILE_COLS || pl->dims[R - 2] < 2 * TILE_ROWS)
+    if (R < 2 || pl->dims[R - 1] < TILE_MIN_COLS || pl->dims[R - 2] < TILE_MIN_ROWS)
         return 0;
     unsigned mask = 0;
     for (int j = 1; j < pl->nops; j++) {
@@ -739,7 +746,10 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
     const int64_t osize = x->size[0];
     int64_t rows, cols;
     if (x->gathered) {
-        rows = TILE_ROWS;
+        int64_t widest = 4;
+        for (int j = 0; j < x->nops; j++)
+            widest = x->size[j] > widest ? x->size[j] : widest;
+        rows = TILE_ROWS * 4 / widest;
         cols = TILE_COLS;
     } else if (n0 * osize <= PIECE_BYTES) {
         cols = n0;
@@ -802,7 +812,8 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     const int R = pl->rank;
     /* three inner axes per call with a 3-D kernel, unless the output goes
      * through the buffer in 2-D pieces (in place: ROUTE_COPY) */
-    const int three = x->fn3 && R >= 3 && (batched || (x->route == ROUTE_DIRECT && !x->gathered));
+    const int three = x->fn3 && !x->flat && R >= 3 &&
+                      (batched || (x->route == ROUTE_DIRECT && !x->gathered));
     /* and a fourth, the kernel's outer plane loop, on the direct route */
     const int four = three && !batched && R >= 4;
     const int outer = R - 2 - three - four; /* the odometer's axes: 0 .. outer-1 */
@@ -855,7 +866,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     }
     for (;;) {
         if (batched) {
-            if (fill + block > (int64_t)sizeof x->buf->out.c) {
+            if (fill + block > (int64_t)PIECE_BYTES) {
                 stream_bytes(dst, x->buf->out.c, (size_t)fill, x->avx);
                 dst += fill;
                 fill = 0;
@@ -864,6 +875,8 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
             p[0] = x->buf->out.c + fill;
             if (three)
                 x->fn3(1, n2, n1, n0, p, t2, t2, t1, t0);
+            else if (x->fn3) /* one plane: the 3-D kernel's AVX2 clone where picked */
+                x->fn3(1, 1, n1, n0, p, t1, t1, t1, t0);
             else
                 x->fn(n1, n0, p, t1, t0, x->aux);
             p[0] = o;
@@ -1014,6 +1027,7 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     x->gathered = 0;
     x->buf = NULL;
     x->batched = 0;
+    x->flat = 0;
     x->avx = 0;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
         x->gathered = transposed_inputs(pl, size);
@@ -1028,8 +1042,11 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
         x->avx = use_avx2();
         x->batched = !x->gathered && in_memory_order(pl, size[0], x->fn3 ? 3 : 2);
         if (!x->batched && x->fn3 && !x->gathered && in_memory_order(pl, size[0], 2)) {
-            x->batched = 1; /* a 3-D block is larger than the buffer: 2-D ones */
-            x->fn3 = NULL;
+            /* a 3-D block is larger than the buffer: 2-D ones, each still
+             * one call of the 3-D kernel (its AVX2 clone: rank5-outer's
+             * 64 x 64 blocks took the portable SSE2 2-D kernel) */
+            x->batched = 1;
+            x->flat = 1;
         }
     }
 }
@@ -1161,7 +1178,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0};
+        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }
@@ -1189,7 +1206,7 @@ static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc
     for (int j = 0; j < 3; j++)
         pl.base[j] = ax->base[j];
     const dtype_kernels k = kernels_for(dtype, op, out_bytes);
-    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0};
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
     run_plan(&pl, pl.base, &x);
 }
 

@@ -830,7 +830,7 @@ static void test_tile_and_block_edges(void **state)
     (void)state;
     rng_state = g_seed;
     /* transposed: result [n1, n0], a[i][j] = mem[j][i] (reversed: mem[n0-1-j][i]) */
-    static const int64_t n1s[] = {63, 64, 65, 128, 131}, n0s[] = {127, 128, 129, 135};
+    static const int64_t n1s[] = {63, 64, 65, 127, 128, 129, 131, 257}, n0s[] = {127, 128, 129, 135};
     static const bc_dtype types[] = {BC_FLOAT32, BC_INT8, BC_FLOAT64};
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
         for (size_t x = 0; x < sizeof n1s / sizeof n1s[0]; x++)
