@@ -1237,7 +1237,8 @@ static int judge_extremes(const bc_pvector *cc, const bc_sut_panswer *a, int sym
 
 /* judge_extremes for each rank the walk gives an unknown one (its dims ?),
  * with mappings of the input's rank (any other length is refused by the
- * count, and a scalar's one entry is walked whole, far below MAX_MAPPINGS). */
+ * count, and a scalar's one entry is walked whole, far below MAX_MAPPINGS;
+ * two unknown ranks give 14 mappings, never cut). */
 static int judge_past_cap(const bc_pvector *c, const bc_sut_panswer *a, int symbols, char *detail,
                           size_t cap, conc *x, bc_pvector *m)
 {
@@ -1252,6 +1253,12 @@ static int judge_past_cap(const bc_pvector *c, const bc_sut_panswer *a, int symb
         for (w.ti = 0; w.ti < w.ntr && !failed; w.ti++) {
             const int L = w.lens[w.li], R = w.tr[w.ti];
             if (c->shapes[0].rank != BC_RANK_DYNAMIC && c->shapes[0].rank != L)
+                continue;
+            /* an input of unknown rank may be [] (no entry), which lets each
+             * target dim take every value of its interval: a longer one, of
+             * ? dims, reaches no other (and would cost a table per length) */
+            if (c->shapes[0].rank == BC_RANK_DYNAMIC && c->shapes[1].rank != BC_RANK_DYNAMIC &&
+                L > 0)
                 continue;
             *cc = *c;
             for (int i = 0; i < 2; i++) {
