@@ -773,6 +773,25 @@ static int is_unknown_mapping(const bc_pvector *c)
 static int judge_past_cap(const bc_pvector *c, const bc_sut_panswer *a, int symbols, char *detail,
                           size_t cap, conc *x, bc_pvector *m);
 
+/* How many mappings c's walk gives, or more than most. */
+static long walk_count(const bc_pvector *c, long most)
+{
+    mapping_walk w;
+    walk_start(c, &w);
+    long total = 0;
+    for (w.li = 0; w.li < w.nlen && total <= most; w.li++) {
+        walk_target_ranks(c, &w);
+        for (w.ti = 0; w.ti < w.ntr && total <= most; w.ti++) {
+            const int L = w.lens[w.li], R = w.tr[w.ti];
+            long count = L == 0 ? 1 : R > 0;
+            for (int k = 1; k <= L && count && count <= most; k++)
+                count = count * (R - 1 + k) / k; /* C(R-1+k, k), exact at each step */
+            total += count;
+        }
+    }
+    return total;
+}
+
 static bc_check unknown_mapping_agree(const bc_pvector *c, const bc_sut_panswer *a, int symbols,
                                       char *detail, size_t cap)
 {
@@ -788,13 +807,17 @@ static bc_check unknown_mapping_agree(const bc_pvector *c, const bc_sut_panswer 
     mapping_walk w;
     long naccepted = 0;
     walk_start(c, &w);
+    /* a walk that would be cut is judged by judge_past_cap: its first
+     * mappings' witnesses and samples are kept, fewer of them */
+    if (walk_count(c, MAX_MAPPINGS) > MAX_MAPPINGS)
+        w.cap = MAX_MAPPINGS / 16;
     while (result == BC_CHECK_PASS && walk_next(c, &w, m))
         if (witness(m, x, -1, 0)) {
             accepted[naccepted++] = w.given - 1;
             if (judge_sample(m, x, a, symbols, detail, cap))
                 result = BC_CHECK_FAIL;
         }
-    /* past MAX_MAPPINGS: each axis's least and greatest value (judge_past_cap) */
+    /* past the cap: each axis's least and greatest value (judge_past_cap) */
     if (result == BC_CHECK_PASS && !walk_complete(c, &w, m) &&
         judge_past_cap(c, a, symbols, detail, cap, x, m))
         result = BC_CHECK_FAIL;
