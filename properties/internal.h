@@ -312,6 +312,21 @@ bc_check bc_partial_check(bc_partial_mode mode, bc_check_ctx *ctx, const bc_pvec
                           char *detail, size_t cap);
 void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],
                   int64_t rejects[BC_ERR_KIND_COUNT]);
+/* partial-precision's judgement of acceptance q of an explicit case whose
+ * axes_mapping is unknown (RULES.md §14.9): by the check's own method (one
+ * target axis at a time), by the full walk of every mapping (no cap), or by
+ * a deliberately wrong variant of the first; the last two are for tests
+ * (properties/partial.c says why the first two agree). */
+typedef enum bc_umap_method {
+    BC_UMAP_BY_AXIS,
+    BC_UMAP_FULL_WALK,
+    BC_UMAP_WRONG_NO_SUFFIX
+} bc_umap_method;
+bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
+                                      bc_umap_method method, char *detail, size_t cap);
+/* partial-soundness's judgement of answer a on such a case (for tests). */
+bc_check bc_unknown_mapping_soundness(const bc_pvector *c, const bc_sut_panswer *a, char *detail,
+                                     size_t cap);
 /* As bc_shrink and bc_shrink_candidate, for a partial case. */
 int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
                char *detail, size_t cap);

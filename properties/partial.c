@@ -651,6 +651,7 @@ typedef struct mapping_walk {
     int64_t axes[BC_MAX_RANK];
     int started; /* axes holds a mapping already given */
     long given;  /* mappings given so far */
+    long cap;    /* the most to give (0: every one); walk_start sets MAX_MAPPINGS */
 } mapping_walk;
 
 static void walk_lengths(const bc_pvector *c, mapping_walk *w)
@@ -686,6 +687,7 @@ static void walk_target_ranks(const bc_pvector *c, mapping_walk *w)
 static void walk_start(const bc_pvector *c, mapping_walk *w)
 {
     memset(w, 0, sizeof *w);
+    w->cap = MAX_MAPPINGS;
     walk_lengths(c, w);
     if (w->nlen)
         walk_target_ranks(c, w);
@@ -693,10 +695,10 @@ static void walk_start(const bc_pvector *c, mapping_walk *w)
 
 /* The next known-mapping case of c into *out (out's header and its two
  * shapes are rewritten; the rest of *out is left alone); 0 when every
- * mapping has been given, or MAX_MAPPINGS of them. */
+ * mapping has been given, or w->cap of them. */
 static int walk_next(const bc_pvector *c, mapping_walk *w, bc_pvector *out)
 {
-    while (w->li < w->nlen && w->given < MAX_MAPPINGS) {
+    while (w->li < w->nlen && (!w->cap || w->given < w->cap)) {
         const int L = w->lens[w->li], R = w->tr[w->ti];
         int ok = 0;
         if (!w->started) {
@@ -749,10 +751,10 @@ static int walk_next(const bc_pvector *c, mapping_walk *w, bc_pvector *out)
 }
 
 /* Whether a walk that walk_next ended had given every mapping: not if it
- * stopped at MAX_MAPPINGS with another one left (w is spent after). */
+ * stopped at its cap with another one left (w is spent after). */
 static int walk_complete(const bc_pvector *c, mapping_walk *w, bc_pvector *scratch)
 {
-    if (w->given < MAX_MAPPINGS)
+    if (!w->cap || w->given < w->cap)
         return 1;
     w->given--; /* room for one more: is there one? */
     return !walk_next(c, w, scratch);
@@ -768,6 +770,28 @@ static int is_unknown_mapping(const bc_pvector *c)
  * first accepted concretization repair finds) and SAMPLES random ones, each
  * of a random mapping among those that have a witness; a is the SUT's
  * answer. */
+static int judge_past_cap(const bc_pvector *c, const bc_sut_panswer *a, int symbols, char *detail,
+                          size_t cap, conc *x, bc_pvector *m);
+
+/* How many mappings c's walk gives, or more than most. */
+static long walk_count(const bc_pvector *c, long most)
+{
+    mapping_walk w;
+    walk_start(c, &w);
+    long total = 0;
+    for (w.li = 0; w.li < w.nlen && total <= most; w.li++) {
+        walk_target_ranks(c, &w);
+        for (w.ti = 0; w.ti < w.ntr && total <= most; w.ti++) {
+            const int L = w.lens[w.li], R = w.tr[w.ti];
+            long count = L == 0 ? 1 : R > 0;
+            for (int k = 1; k <= L && count && count <= most; k++)
+                count = count * (R - 1 + k) / k; /* C(R-1+k, k), exact at each step */
+            total += count;
+        }
+    }
+    return total;
+}
+
 static bc_check unknown_mapping_agree(const bc_pvector *c, const bc_sut_panswer *a, int symbols,
                                       char *detail, size_t cap)
 {
@@ -783,12 +807,20 @@ static bc_check unknown_mapping_agree(const bc_pvector *c, const bc_sut_panswer 
     mapping_walk w;
     long naccepted = 0;
     walk_start(c, &w);
+    /* a walk that would be cut is judged by judge_past_cap: its first
+     * mappings' witnesses and samples are kept, fewer of them */
+    if (walk_count(c, MAX_MAPPINGS) > MAX_MAPPINGS)
+        w.cap = MAX_MAPPINGS / 16;
     while (result == BC_CHECK_PASS && walk_next(c, &w, m))
         if (witness(m, x, -1, 0)) {
             accepted[naccepted++] = w.given - 1;
             if (judge_sample(m, x, a, symbols, detail, cap))
                 result = BC_CHECK_FAIL;
         }
+    /* past the cap: each axis's least and greatest value (judge_past_cap) */
+    if (result == BC_CHECK_PASS && !walk_complete(c, &w, m) &&
+        judge_past_cap(c, a, symbols, detail, cap, x, m))
+        result = BC_CHECK_FAIL;
     bc_prng rnd;
     bc_prng_init(&rnd, case_seed(c), 0x9a28, 0);
     for (int s = 0; s < SAMPLES && naccepted && result == BC_CHECK_PASS; s++) {
@@ -806,67 +838,482 @@ done:
     return result;
 }
 
-/* partial-precision: the SUT accepts only if some mapping has an accepted
- * concretization, and each bound it gives is reached by one (or is the
- * target's as given, R2).  Every mapping is walked (a case of more than
- * MAX_MAPPINGS is not judged); a mapping that puts a symbol on two places
- * (R1) may hide an accepted concretization from repair, so a case in which
- * one does is judged only where it is found wanting without them.  a is
- * the SUT's answer, an acceptance. */
-static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_panswer *a,
-                                          char *detail, size_t cap)
+/* ---- partial-precision of an unknown axes_mapping ---------------------------
+ *
+ * The SUT accepts only if some mapping has an accepted concretization, and
+ * each bound it gives is reached by one (or is the target's as given, R2).
+ * A mapping that puts a symbol on two places (R1) may hide an accepted
+ * concretization from repair, so a case in which one does is judged only
+ * where it is found wanting without them (then it is not judged).
+ *
+ * The full walk gives every mapping (non-decreasing entries, §14.9) to
+ * witness and reaches; there are C(R+n-1, n) of length n onto R axes,
+ * 5,005 at R = 10, n = 6, 490,314 at R = 16, n = 8.  The check itself reasons one target axis at a
+ * time instead, and gives the same verdict (tests/test_partial_profiles.c
+ * compares the two on thousands of cases):
+ *
+ * 1. Only a mapping of length n (the input's rank; one entry for a scalar,
+ *    below) can be accepted: every form checks the count before any dim
+ *    (§8.2 to §8.4; the default's rank check, first, rejects too).  Any
+ *    other length is skipped by both methods, crossing or not: a mapping
+ *    the count rejects hides no concretization.
+ * 2. A non-decreasing mapping of length n onto R axes is exactly a split
+ *    of the input axes 0..n-1 into R consecutive blocks, block t (maybe
+ *    empty) the input axes mapped onto target axis t.
+ * 3. A mapping m crosses (crosses_axes) iff some block (t, i..j-1) does
+ *    not hold every occurrence of a symbol it holds, counting target dim t
+ *    in the block (block_keeps_symbols): every dim of m has a place, a
+ *    symbol's places are those of its occurrences, and its occurrences at
+ *    place t are target dim t and block t.  A target symbol on two axes
+ *    fails every block that holds it, and every split has a block at each t.
+ * 4. For a mapping m that does not cross, the axes of m are independent:
+ *    each symbol lies at one place, the static rule accepts iff each entry
+ *    passes (its dim equal to the target dim, or 1, per form; repeats
+ *    under the default are axes-duplicate), and no rule does arithmetic on
+ *    dims (§9.4).  So m has an accepted concretization iff, for every t,
+ *    the case of block t alone onto the target dim t alone (block_case:
+ *    entries all 0, rank-1 target; a block of two or more under the default
+ *    is rejected there as it is in m) has one; and m reaches b at axis k
+ *    iff it has one and block k's case reaches b at its axis 0: reaches
+ *    changes axis k only, and the other axes of m's witness stay accepted.
+ *    The symbol intervals agree: a block case holds every occurrence of its
+ *    symbols (3).  repair is exact on both (a dim-mismatch names the first
+ *    failing entry; entries onto one axis are consecutive, so once an axis
+ *    is repaired the error moves past it, and the candidates hold the least
+ *    common value where one exists; partial.c's head).
+ * 5. Hence, with P[t][i] "input axes 0..i-1 split onto target axes 0..t-1
+ *    with every block accepted and keeping its symbols" and S[t][j] "j..n-1
+ *    onto t..R-1 likewise": some non-crossing mapping is accepted iff
+ *    P[R][n], and one reaches b at k iff some block (k, i..j-1) with
+ *    P[k][i] and S[k+1][j] reaches b.  That is the full walk's tally over
+ *    the non-crossing mappings, in R * (n+1)^2 / 2 block cases at most.
+ * 6. The full walk's tally over every mapping contains that one (a found
+ *    concretization is a real one), so a case passing here passes there.
+ *    Otherwise, if no split has a block that does not keep its symbols, no
+ *    mapping crosses: the full walk fails it too, with the same open bounds.
+ *    If some mapping crosses, the crossing ones are walked as the full walk
+ *    walks them (at most MAX_MAPPINGS given); a case they do not complete
+ *    is not judged (R1), as in the full walk, or (past MAX_MAPPINGS) not
+ *    judged where the full walk might have passed it: the only difference,
+ *    and only on an R1 case.
+ * 7. A scalar under any form may also take one entry (openvino-explicit's
+ *    rank 1): those R mappings are walked one by one.
+ */
+
+/* What the mappings judged so far show of answer q (an acceptance). */
+typedef struct mapping_tally {
+    const bc_pshape *q;
+    int need[BC_MAX_RANK][2], open; /* bounds of q that no accepted concretization has shown */
+    int found;                      /* some mapping has an accepted concretization */
+    int crossing;                   /* some mapping puts a symbol on two places (R1) */
+    int cut;                        /* a walk stopped at MAX_MAPPINGS with mappings left */
+} mapping_tally;
+
+/* The bounds to reach: R2 lets the reference's own (the target's as given) stand. */
+static void tally_start(const bc_pvector *c, const bc_pshape *q, mapping_tally *t)
 {
-    if (has_dynamic_rank(c)) {
-        snprintf(detail, cap, "not checked: a shape of unknown rank (RULES.md §14.5)");
-        return BC_CHECK_UNSUPPORTED;
-    }
-    const bc_pshape *q = &a->shape;
+    memset(t, 0, sizeof *t);
+    t->q = q;
     bc_pshape ref;
     const int ref_ok = bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &ref, NULL) == BC_OK;
-    /* the bounds to reach: R2 lets the reference's own (the target's as given) stand */
-    int need[BC_MAX_RANK][2], open = 0;
     for (int k = 0; k < q->rank && k < BC_MAX_RANK; k++)
         for (int side = 0; side < 2; side++) {
             const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
-            need[k][side] =
+            t->need[k][side] =
                 !(side && q->dims[k].hi == q->dims[k].lo) &&
                 !(ref_ok && ref.rank == q->rank && (side ? ref.dims[k].hi : ref.dims[k].lo) == b);
-            open += need[k][side];
+            t->open += t->need[k][side];
         }
-    conc *x = malloc(sizeof *x);
-    bc_pvector *m = malloc(sizeof *m);
-    if (!x || !m) {
-        free(x);
-        free(m);
-        snprintf(detail, cap, "out of memory");
-        return BC_CHECK_UNSUPPORTED;
-    }
+}
+
+static int tally_done(const mapping_tally *t)
+{
+    return t->found && !t->open;
+}
+
+/* The bounds of q's axis k that accepted concretization x of m reaches at
+ * m's axis `at`. */
+static void tally_axis(mapping_tally *t, const bc_pvector *m, conc *x, int k, int at)
+{
+    for (int side = 0; side < 2 && k < BC_MAX_RANK; side++)
+        if (t->need[k][side] && reaches(m, x, at, side ? t->q->dims[k].hi : t->q->dims[k].lo)) {
+            t->need[k][side] = 0;
+            t->open--;
+        }
+}
+
+/* Judges one known mapping m of the case. */
+static void tally_mapping(mapping_tally *t, const bc_pvector *m, conc *x)
+{
+    t->crossing |= crosses_axes(m);
+    if (!witness(m, x, -1, 0))
+        return;
+    t->found = 1;
+    for (int k = 0; k < t->q->rank && t->open; k++)
+        tally_axis(t, m, x, k, k);
+}
+
+/* Whether the count check can pass a mapping of length L (1 above). */
+static int length_may_pass(const bc_pvector *c, int L)
+{
+    const int n = c->shapes[0].rank;
+    return L == n || (n == 0 && L == 1);
+}
+
+/* Walks c's mappings (of length L only, if L >= 0; crossing ones only, if
+ * asked), at most cap of them (0: all), until the tally is done. */
+static void tally_walk(const bc_pvector *c, int L, int crossing_only, long cap, mapping_tally *t,
+                       conc *x, bc_pvector *m)
+{
     mapping_walk w;
-    int found = 0, crossing = 0;
     walk_start(c, &w);
-    while (walk_next(c, &w, m) && (!found || open)) {
-        crossing |= crosses_axes(m);
-        if (!witness(m, x, -1, 0))
-            continue;
-        found = 1;
-        for (int k = 0; k < q->rank && open; k++)
-            for (int side = 0; side < 2; side++)
-                if (need[k][side] && reaches(m, x, k, side ? q->dims[k].hi : q->dims[k].lo)) {
-                    need[k][side] = 0;
-                    open--;
-                }
+    if (L >= 0) {
+        w.nlen = 1;
+        w.lens[0] = L;
+        walk_target_ranks(c, &w);
     }
-    bc_check result = BC_CHECK_PASS;
+    w.cap = cap;
+    while (!tally_done(t) && walk_next(c, &w, m))
+        if (length_may_pass(c, m->params.naxes) && (!crossing_only || crosses_axes(m)))
+            tally_mapping(t, m, x);
+    if (!tally_done(t) && !walk_complete(c, &w, m))
+        t->cut = 1;
+}
+
+/* The case of input axes i..j-1 alone mapped onto target axis t alone. */
+static void block_case(const bc_pvector *c, int t, int i, int j, bc_pvector *out)
+{
+    out->params = c->params;
+    out->params.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+    out->params.naxes = j - i;
+    for (int k = 0; k < j - i; k++)
+        out->params.axes[k] = 0;
+    out->nshapes = 2;
+    out->syms = c->syms;
+    out->expect = c->expect;
+    out->expect_kind = c->expect_kind;
+    out->expect_shape.rank = 0;
+    out->shapes[0].rank = j - i;
+    for (int k = 0; k < j - i; k++)
+        out->shapes[0].dims[k] = c->shapes[0].dims[i + k];
+    out->shapes[1].rank = 1;
+    out->shapes[1].dims[0] = c->shapes[1].dims[t];
+}
+
+/* Whether input axes i..j-1 and target axis t hold every occurrence of
+ * each symbol they hold (point 3 above). */
+static int block_keeps_symbols(const bc_pvector *c, int t, int i, int j)
+{
+    for (int a = i; a <= j; a++) {
+        const int s = a < j ? c->shapes[0].dims[a].sym : c->shapes[1].dims[t].sym;
+        if (!s)
+            continue;
+        for (int op = 0; op < 2; op++)
+            for (int k = 0; k < c->shapes[op].rank; k++)
+                if (c->shapes[op].dims[k].sym == s && !(op == 0 ? i <= k && k < j : k == t))
+                    return 0;
+    }
+    return 1;
+}
+
+/* Whether some split of n input axes onto R target axes has a block that
+ * does not keep its symbols: block (t, i..j-1) is in a split iff the axes
+ * before it fit t blocks (t > 0 or i == 0) and those after it R-1-t
+ * (t < R-1 or j == n). */
+static int some_split_crosses(const bc_pvector *c, int n, int R)
+{
+    for (int t = 0; t < R; t++)
+        for (int i = 0; i <= (t > 0 ? n : 0); i++)
+            for (int j = t < R - 1 ? i : n; j <= n; j++)
+                if (!block_keeps_symbols(c, t, i, j))
+                    return 1;
+    return 0;
+}
+
+/* Whether input axes i..n-1 split onto target axes a..R-1 with every block
+ * accepted and keeping its symbols (S[a][i] of point 5), depth first: an
+ * answer with no bound to reach needs only one accepted mapping, which is
+ * found with few block cases (tried: 1 where a state was found not to
+ * split, 0 untried). */
+static int splits_from(const bc_pvector *c, int a, int i, unsigned char *tried, conc *x,
+                       bc_pvector *m)
+{
+    const int n = c->shapes[0].rank, R = c->shapes[1].rank;
+    if (a == R)
+        return i == n;
+    unsigned char *state = &tried[(size_t)a * ((size_t)n + 1) + (size_t)i];
+    if (*state)
+        return 0;
+    for (int j = i; j <= n; j++) {
+        block_case(c, a, i, j, m);
+        if (block_keeps_symbols(c, a, i, j) && witness(m, x, -1, 0) &&
+            splits_from(c, a + 1, j, tried, x, m))
+            return 1;
+    }
+    *state = 1;
+    return 0;
+}
+
+/* The splits of c's n input axes onto its R target axes (point 5): each
+ * block's case (ok: 0 untried, else ACCEPTED or REJECTED, which a block
+ * that does not keep its symbols is), P and S. */
+enum { BLOCK_REJECTED = 1, BLOCK_ACCEPTED };
+typedef struct split_table {
+    int n, R;
+    size_t w; /* n + 1 */
+    unsigned char *ok, *P, *S;
+} split_table;
+
+static unsigned char *block_at(const split_table *s, int t, int i, int j)
+{
+    return &s->ok[((size_t)t * s->w + (size_t)i) * s->w + (size_t)j];
+}
+
+static int split_p(const split_table *s, int t, int i)
+{
+    return s->P[(size_t)t * s->w + (size_t)i];
+}
+
+static int split_s(const split_table *s, int t, int j)
+{
+    return s->S[(size_t)t * s->w + (size_t)j];
+}
+
+/* Whether block (t, i..j-1) is in an accepted split. */
+static int block_in_split(const split_table *s, int t, int i, int j)
+{
+    return split_p(s, t, i) && *block_at(s, t, i, j) == BLOCK_ACCEPTED && split_s(s, t + 1, j);
+}
+
+static void split_table_free(split_table *s)
+{
+    free(s->ok);
+    free(s->P);
+    free(s->S);
+}
+
+/* Fills s for c (known ranks); 0 if out of memory. */
+static int split_table_fill(const bc_pvector *c, split_table *s, conc *x, bc_pvector *m)
+{
+    const int n = c->shapes[0].rank, R = c->shapes[1].rank;
+    s->n = n;
+    s->R = R;
+    s->w = (size_t)n + 1;
+    s->ok = calloc((size_t)(R > 0 ? R : 1) * s->w * s->w, 1);
+    s->P = calloc((size_t)(R + 1) * s->w, 1);
+    s->S = calloc((size_t)(R + 1) * s->w, 1);
+    if (!s->ok || !s->P || !s->S) {
+        split_table_free(s);
+        return 0;
+    }
+    s->P[0] = 1;
+    for (int a = 0; a < R; a++)
+        for (int i = 0; i <= n; i++)
+            for (int j = i; j <= n && split_p(s, a, i); j++) {
+                block_case(c, a, i, j, m);
+                *block_at(s, a, i, j) = block_keeps_symbols(c, a, i, j) && witness(m, x, -1, 0)
+                                            ? BLOCK_ACCEPTED
+                                            : BLOCK_REJECTED;
+                if (*block_at(s, a, i, j) == BLOCK_ACCEPTED)
+                    s->P[(size_t)(a + 1) * s->w + (size_t)j] = 1;
+            }
+    if (!split_p(s, R, n))
+        return 1;
+    s->S[(size_t)R * s->w + (size_t)n] = 1;
+    for (int a = R - 1; a >= 0; a--)
+        for (int i = 0; i <= n; i++)
+            for (int j = i; j <= n && !split_s(s, a, i); j++)
+                s->S[(size_t)a * s->w + (size_t)i] =
+                    *block_at(s, a, i, j) == BLOCK_ACCEPTED && split_s(s, a + 1, j);
+    return 1;
+}
+
+/* Points 2 to 6 above, for the mappings of length n.  wrong_no_suffix: a
+ * deliberately wrong variant for the tests (a block counts without a
+ * split of the axes after it), which the full walk must tell apart. */
+static int tally_blocks(const bc_pvector *c, mapping_tally *t, conc *x, bc_pvector *m,
+                        int wrong_no_suffix)
+{
+    const int n = c->shapes[0].rank, R = c->shapes[1].rank;
+    if (!t->open) { /* nothing to reach: one accepted split will do */
+        unsigned char *tried = calloc((size_t)(R + 1) * ((size_t)n + 1), 1);
+        if (!tried)
+            return 0;
+        t->found |= splits_from(c, 0, 0, tried, x, m);
+        free(tried);
+    } else {
+        split_table s;
+        if (!split_table_fill(c, &s, x, m))
+            return 0;
+        t->found |= split_p(&s, R, n);
+        for (int k = 0; k < R && k < t->q->rank && t->open && t->found; k++)
+            for (int i = 0; i <= n && (t->need[k][0] || t->need[k][1]); i++)
+                for (int j = i; j <= n && (t->need[k][0] || t->need[k][1]); j++) {
+                    if (!(wrong_no_suffix
+                              ? split_p(&s, k, i) && *block_at(&s, k, i, j) == BLOCK_ACCEPTED
+                              : block_in_split(&s, k, i, j)))
+                        continue;
+                    block_case(c, k, i, j, m);
+                    if (witness(m, x, -1, 0))
+                        tally_axis(t, m, x, k, 0);
+                }
+        split_table_free(&s);
+    }
+    if (!tally_done(t) && some_split_crosses(c, n, R)) {
+        t->crossing = 1;
+        tally_walk(c, n, 1, MAX_MAPPINGS, t, x, m);
+    }
+    return 1;
+}
+
+/* The known-mapping case of cc (ranks known) through block (k, i..j-1):
+ * the blocks before it and after it from an accepted split of s. */
+static void split_through(const bc_pvector *cc, const split_table *s, int k, int i, int j,
+                          bc_pvector *out)
+{
+    out->params = cc->params;
+    out->params.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+    out->params.naxes = s->n;
+    for (int e = i; e < j; e++)
+        out->params.axes[e] = k;
+    for (int a = k - 1, cur = i; a >= 0; a--)
+        for (int from = 0; from <= cur; from++)
+            if (split_p(s, a, from) && *block_at(s, a, from, cur) == BLOCK_ACCEPTED) {
+                for (int e = from; e < cur; e++)
+                    out->params.axes[e] = a;
+                cur = from;
+                break;
+            }
+    for (int a = k + 1, cur = j; a < s->R; a++)
+        for (int to = cur; to <= s->n; to++)
+            if (*block_at(s, a, cur, to) == BLOCK_ACCEPTED && split_s(s, a + 1, to)) {
+                for (int e = cur; e < to; e++)
+                    out->params.axes[e] = a;
+                cur = to;
+                break;
+            }
+    out->nshapes = 2;
+    out->syms = cc->syms;
+    out->expect = cc->expect;
+    out->expect_kind = cc->expect_kind;
+    out->expect_shape.rank = 0;
+    out->shapes[0] = cc->shapes[0];
+    out->shapes[1] = cc->shapes[1];
+}
+
+/* partial-soundness on the splits of cc (ranks known, the mapping unknown):
+ * for each target axis, the least and the greatest value an accepted
+ * split that keeps its symbols reaches there, each judged on a whole
+ * concretization.  A block's values at its axis are an interval (the
+ * target dim's, cut by each input dim that cannot be 1; equal dims under
+ * ngraph-explicit; 1 for openvino-explicit's scalar), whose ends are 1 or
+ * bounds of its dims, so if some value an accepted split reaches at axis k
+ * is outside the answer's interval there, one of these two is.  1 if one
+ * fails. */
+static int judge_extremes(const bc_pvector *cc, const bc_sut_panswer *a, int symbols, char *detail,
+                          size_t cap, conc *x, bc_pvector *m)
+{
+    split_table s;
+    if (!split_table_fill(cc, &s, x, m))
+        return 0;
+    int failed = 0;
+    for (int k = 0; k < s.R && !failed && split_p(&s, s.R, s.n); k++) {
+        int64_t best[2] = {0, 0};
+        int have[2] = {0, 0}, from[2] = {0, 0}, to[2] = {0, 0};
+        for (int i = 0; i <= s.n; i++)
+            for (int j = i; j <= s.n; j++) {
+                if (!block_in_split(&s, k, i, j))
+                    continue;
+                block_case(cc, k, i, j, m);
+                if (!witness(m, x, -1, 0))
+                    continue;
+                for (int d = 0; d <= 2 * (j - i + 1); d++) {
+                    int64_t b = 1, lo, hi;
+                    if (d > 0) {
+                        const int op = (d - 1) / 2 < j - i ? 0 : 1;
+                        dim_bounds(x, &m->shapes[op].dims[op ? 0 : (d - 1) / 2], &lo, &hi);
+                        b = (d - 1) % 2 ? hi : lo;
+                    }
+                    for (int side = 0; side < 2; side++)
+                        if ((!have[side] || (side ? b > best[1] : b < best[0])) &&
+                            reaches(m, x, 0, b)) {
+                            best[side] = b;
+                            have[side] = 1;
+                            from[side] = i;
+                            to[side] = j;
+                        }
+                }
+            }
+        for (int side = 0; side < 2 && !failed; side++) {
+            if (!have[side])
+                continue;
+            split_through(cc, &s, k, from[side], to[side], m);
+            if (witness(m, x, -1, 0) && set_axis(m, x, k, best[side])) {
+                ask_reference(m, x);
+                failed = x->kind == BC_OK && judge_sample(m, x, a, symbols, detail, cap);
+            }
+        }
+    }
+    split_table_free(&s);
+    return failed;
+}
+
+/* judge_extremes for each rank the walk gives an unknown one (its dims ?),
+ * with mappings of the input's rank (any other length is refused by the
+ * count, and a scalar's one entry is walked whole, far below MAX_MAPPINGS;
+ * two unknown ranks give 14 mappings, never cut). */
+static int judge_past_cap(const bc_pvector *c, const bc_sut_panswer *a, int symbols, char *detail,
+                          size_t cap, conc *x, bc_pvector *m)
+{
+    bc_pvector *cc = malloc(sizeof *cc);
+    if (!cc)
+        return 0;
+    mapping_walk w;
+    walk_start(c, &w);
+    int failed = 0;
+    for (w.li = 0; w.li < w.nlen && !failed; w.li++) {
+        walk_target_ranks(c, &w);
+        for (w.ti = 0; w.ti < w.ntr && !failed; w.ti++) {
+            const int L = w.lens[w.li], R = w.tr[w.ti];
+            if (c->shapes[0].rank != BC_RANK_DYNAMIC && c->shapes[0].rank != L)
+                continue;
+            /* an input of unknown rank may be [] (no entry), which lets each
+             * target dim take every value of its interval: a longer one, of
+             * ? dims, reaches no other (and would cost a table per length) */
+            if (c->shapes[0].rank == BC_RANK_DYNAMIC && c->shapes[1].rank != BC_RANK_DYNAMIC &&
+                L > 0)
+                continue;
+            *cc = *c;
+            for (int i = 0; i < 2; i++) {
+                if (c->shapes[i].rank != BC_RANK_DYNAMIC)
+                    continue;
+                cc->shapes[i].rank = i == 0 ? L : R;
+                for (int k = 0; k < cc->shapes[i].rank; k++)
+                    cc->shapes[i].dims[k] = bc_pdim_dynamic();
+            }
+            failed = judge_extremes(cc, a, symbols, detail, cap, x, m);
+        }
+    }
+    free(cc);
+    return failed;
+}
+
+/* The verdict on answer a from the tally of every mapping. */
+static bc_check tally_verdict(const bc_pvector *c, const mapping_tally *t, const bc_sut_panswer *a,
+                              char *detail, size_t cap)
+{
+    const bc_pshape *q = t->q;
     char got[2048];
     describe_answer(a, &c->syms, got, sizeof got);
-    if (found && !open) {
-        result = BC_CHECK_PASS;
-    } else if (!walk_complete(c, &w, m) || crossing) {
+    if (tally_done(t))
+        return BC_CHECK_PASS;
+    if (t->cut || t->crossing) {
         snprintf(detail, cap, "not checked: %s",
-                 crossing ? "a mapping puts a symbol on two axes (relaxation R1, RULES.md §14.5)"
-                          : "more axes_mappings than the check walks");
-        result = BC_CHECK_UNSUPPORTED;
-    } else if (!found) {
+                 t->crossing ? "a mapping puts a symbol on two axes (relaxation R1, RULES.md §14.5)"
+                             : "more axes_mappings than the check walks");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    if (!t->found) {
         bc_pshape none;
         bc_error err = {0};
         if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &none, &err) != BC_OK)
@@ -877,23 +1324,70 @@ static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_pans
             snprintf(detail, cap,
                      "SUT accepts (%s), but no concretization of any axes_mapping is accepted",
                      got);
-        result = BC_CHECK_FAIL;
-    } else {
-        for (int k = 0; k < q->rank && result == BC_CHECK_PASS; k++)
-            for (int side = 0; side < 2 && result == BC_CHECK_PASS; side++)
-                if (need[k][side]) {
-                    const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
-                    snprintf(detail, cap,
-                             "SUT gives %s, but no accepted concretization of any axes_mapping "
-                             "has %s%lld at axis %d (its %s bound)",
-                             got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "", (long long)b,
-                             k, side ? "upper" : "lower");
-                    result = BC_CHECK_FAIL;
-                }
+        return BC_CHECK_FAIL;
+    }
+    for (int k = 0; k < q->rank && k < BC_MAX_RANK; k++)
+        for (int side = 0; side < 2; side++)
+            if (t->need[k][side]) {
+                const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
+                snprintf(detail, cap,
+                         "SUT gives %s, but no accepted concretization of any axes_mapping "
+                         "has %s%lld at axis %d (its %s bound)",
+                         got, b == BC_DIM_UNBOUNDED ? "a dim as large as " : "", (long long)b, k,
+                         side ? "upper" : "lower");
+                return BC_CHECK_FAIL;
+            }
+    return BC_CHECK_PASS;
+}
+
+/* partial-precision on an unknown mapping; a is the SUT's answer, an
+ * acceptance. */
+static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_panswer *a,
+                                          bc_umap_method method, char *detail, size_t cap)
+{
+    if (has_dynamic_rank(c)) {
+        snprintf(detail, cap, "not checked: a shape of unknown rank (RULES.md §14.5)");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    conc *x = malloc(sizeof *x);
+    bc_pvector *m = malloc(sizeof *m);
+    int ok = x && m;
+    mapping_tally t;
+    tally_start(c, &a->shape, &t);
+    if (ok && method == BC_UMAP_FULL_WALK) {
+        tally_walk(c, -1, 0, 0, &t, x, m);
+    } else if (ok) {
+        mapping_walk w;
+        walk_start(c, &w);
+        for (int li = 0; li < w.nlen && ok && !tally_done(&t); li++)
+            if (w.lens[li] == c->shapes[0].rank)
+                ok = tally_blocks(c, &t, x, m, method == BC_UMAP_WRONG_NO_SUFFIX);
+            else if (length_may_pass(c, w.lens[li]))
+                tally_walk(c, w.lens[li], 0, 0, &t, x, m);
     }
     free(x);
     free(m);
-    return result;
+    if (!ok) {
+        snprintf(detail, cap, "out of memory");
+        return BC_CHECK_UNSUPPORTED;
+    }
+    return tally_verdict(c, &t, a, detail, cap);
+}
+
+bc_check bc_unknown_mapping_soundness(const bc_pvector *c, const bc_sut_panswer *a, char *detail,
+                                      size_t cap)
+{
+    return unknown_mapping_agree(c, a, 0, detail, cap);
+}
+
+bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
+                                      bc_umap_method method, char *detail, size_t cap)
+{
+    bc_sut_panswer a;
+    memset(&a, 0, sizeof a);
+    a.status = BC_SUT_OK;
+    a.shape = *q;
+    return unknown_mapping_precision(c, &a, method, detail, cap);
 }
 
 static bc_check concretizations_agree(bc_check_ctx *ctx, const bc_pvector *c, int symbols,
@@ -935,7 +1429,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
     if (a.status != BC_SUT_OK)
         return BC_CHECK_PASS; /* nothing claimed: a wrong rejection is partial-soundness's */
     if (is_unknown_mapping(c))
-        return unknown_mapping_precision(c, &a, detail, cap);
+        return unknown_mapping_precision(c, &a, BC_UMAP_BY_AXIS, detail, cap);
     if (crosses_axes(c) || has_dynamic_rank(c)) {
         snprintf(detail, cap, "not checked: %s (RULES.md §14.5)",
                  has_dynamic_rank(c) ? "a shape of unknown rank"
@@ -1211,8 +1705,8 @@ static void pgen_unknown_mapping(bc_prng *r, bc_pvector *c, unsigned caps)
         p->axes[k] = 0; /* unused: a case's bytes say only what its line says */
 }
 
-void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles,
-                  bc_partial_mode mode, bc_pvector *c)
+void bc_pgen_case(bc_prng *r, bc_rule rule, unsigned caps, unsigned profiles, bc_partial_mode mode,
+                  bc_pvector *c)
 {
     bc_vector v; /* not zeroed: bc_gen_case sets what it uses, and so do the lines below */
     /* the op-mode profiles (RULES.md §5.4 to §5.6, §8.4) take partial shapes too (§14.4) */

@@ -10,7 +10,9 @@
  * the reference's own partial inference: none may fail, and precision must
  * judge most of them (a relaxation skips the rest).  The figures it prints
  * are the measurement docs/PROPERTIES.md quotes (with 1000000; it may be
- * split over processes with BC_PARTIAL_PROFILE_ONLY).
+ * split over processes with BC_PARTIAL_PROFILE_ONLY).  For the unknown
+ * axes_mapping, also: precision's method (one target axis at a time) gives
+ * the full walk's verdicts, and soundness judges past MAX_MAPPINGS.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,9 +125,147 @@ static void each_target_sound_and_precise(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Mappings of n entries onto R target axes that never decrease:
+ * C(R + n - 1, n), or more than `most`. */
+static long mappings_of(int n, int R, long most)
+{
+    if (n == 0)
+        return 1;
+    long count = 1;
+    for (int k = 1; k <= n && count <= most; k++)
+        count = count * (R - 1 + k) / k; /* C(R-1+k, k), exact at each step */
+    return count;
+}
+
+/* An answer narrowed from q at axis k: each bound one of the values that
+ * decide the case there (the target's bounds, 1, an input dim's bounds,
+ * one off them), so that answers precise and too tight are both drawn. */
+static void narrow(bc_prng *r, const bc_pvector *c, bc_pshape *q, int k)
+{
+    int64_t pool[8];
+    int np = 0;
+    const bc_pdim *t = &c->shapes[1].dims[k];
+    pool[np++] = t->lo;
+    pool[np++] = t->hi;
+    pool[np++] = 1;
+    pool[np++] = t->lo + 1;
+    if (c->shapes[0].rank > 0) {
+        const bc_pdim *d = &c->shapes[0].dims[bc_prng_below(r, (uint64_t)c->shapes[0].rank)];
+        pool[np++] = d->lo;
+        pool[np++] = d->hi;
+        pool[np++] = d->lo + 1;
+        pool[np++] = d->hi == BC_DIM_UNBOUNDED ? d->hi : d->hi - 1;
+    }
+    int64_t a = pool[bc_prng_below(r, (uint64_t)np)], b = pool[bc_prng_below(r, (uint64_t)np)];
+    if (a < 0)
+        a = 0;
+    if (b < 0)
+        b = 0;
+    q->dims[k].lo = a < b ? a : b;
+    q->dims[k].hi = a < b ? b : a;
+    q->dims[k].sym = 0;
+}
+
+/* partial-precision judges an unknown axes_mapping one target axis at a
+ * time (properties/partial.c); that must give the verdict, and the detail,
+ * of the full walk of every mapping, on generated cases small enough to
+ * walk (BC_UMAP_CASES, default 3000) and on answers precise, too tight and
+ * too loose.  A deliberately wrong variant of the method must be told
+ * apart. */
+static void unknown_mapping_by_axis_is_the_full_walk(void **state)
+{
+    (void)state;
+    const char *env = getenv("BC_UMAP_CASES");
+    const int64_t want = env ? strtoll(env, NULL, 10) : 3000;
+    const unsigned caps =
+        BC_PARTIAL_DYNAMIC | BC_PARTIAL_INTERVAL | BC_PARTIAL_SYMBOL | BC_PARTIAL_AXES_UNKNOWN;
+    bc_pvector *c = malloc(sizeof *c);
+    assert_non_null(c);
+    bc_prng r;
+    bc_prng_init(&r, 3, 0x3a9c, 0);
+    int64_t cases = 0, answers = 0, verdicts[3] = {0}, wrong_told = 0, most = 0;
+    for (int64_t draws = 0; cases < want && draws < 400 * want; draws++) {
+        bc_pgen_case(&r, BC_RULE_EXPLICIT, caps, ~0u, BC_PMODE_PRECISION, c);
+        if (!(c->params.options & BC_OPT_AXES_UNKNOWN) || c->shapes[0].rank < 0 ||
+            c->shapes[1].rank < 0)
+            continue;
+        const long walked = mappings_of(c->shapes[0].rank, c->shapes[1].rank, 1500);
+        if (walked > 1500)
+            continue;
+        most = walked > most ? walked : most;
+        cases++;
+        bc_pshape q;
+        if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &q, NULL) != BC_OK)
+            q = c->shapes[1]; /* a wrong acceptance: the target as given */
+        for (int a = 0; a < 4; a++) {
+            if (a > 0 && q.rank > 0)
+                narrow(&r, c, &q, (int)bc_prng_below(&r, (uint64_t)q.rank));
+            char by_axis[4096] = "", walk[4096] = "", wrong[4096] = "";
+            const bc_check v =
+                bc_unknown_mapping_precision(c, &q, BC_UMAP_BY_AXIS, by_axis, sizeof by_axis);
+            const bc_check w =
+                bc_unknown_mapping_precision(c, &q, BC_UMAP_FULL_WALK, walk, sizeof walk);
+            const bc_check x =
+                bc_unknown_mapping_precision(c, &q, BC_UMAP_WRONG_NO_SUFFIX, wrong, sizeof wrong);
+            if (v != w || strcmp(by_axis, walk) != 0) {
+                char line[8192], ans[2048];
+                bc_pvector_format(c, line, sizeof line);
+                bc_pshape_format(&q, &c->syms, ans, sizeof ans);
+                fail_msg("%s\n  answer %s: by axis %d (%s), full walk %d (%s)", line, ans, (int)v,
+                         by_axis, (int)w, walk);
+            }
+            answers++;
+            verdicts[w]++;
+            wrong_told += x != w || strcmp(wrong, walk) != 0;
+        }
+    }
+    printf("unknown axes_mapping: %lld cases (up to %lld mappings), %lld answers: %lld pass, "
+           "%lld fail, %lld not judged (R1); the wrong variant told apart on %lld\n",
+           (long long)cases, (long long)most, (long long)answers, (long long)verdicts[0],
+           (long long)verdicts[1], (long long)verdicts[2], (long long)wrong_told);
+    free(c);
+    assert_int_equal(cases, want);
+    /* both verdicts are met often, else the comparison says little */
+    assert_true(verdicts[BC_CHECK_PASS] * 10 >= answers && verdicts[BC_CHECK_FAIL] * 10 >= answers);
+    assert_true(wrong_told > 0);
+}
+
+/* Past MAX_MAPPINGS partial-soundness still judges each axis's least and
+ * greatest value: here only the last of the 8,008 mappings (every entry
+ * 10: the 7 fits no other target axis) is accepted, and an answer that
+ * leaves 7 out at axis 10, or rejects, is caught; the reference's own
+ * answer passes. */
+static void unknown_mapping_soundness_past_the_cap(void **state)
+{
+    (void)state;
+    bc_pvector *c = malloc(sizeof *c);
+    assert_non_null(c);
+    char why[256] = "", detail[4096] = "";
+#define TARGET "[0..6,0..6,0..6,0..6,0..6,0..6,0..6,0..6,0..6,0..6,0..7]"
+    if (bc_pvector_parse("explicit profile=openvino-explicit axes-mapping=?,?,?,?,?,? "
+                         "[7,1,1,1,1,1] " TARGET " -> " TARGET,
+                         c, why, sizeof why) != 1)
+        fail_msg("%s", why);
+#undef TARGET
+    bc_sut_panswer a;
+    memset(&a, 0, sizeof a);
+    a.status = BC_SUT_OK;
+    assert_int_equal(bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &a.shape, NULL), BC_OK);
+    assert_int_equal(bc_unknown_mapping_soundness(c, &a, detail, sizeof detail), BC_CHECK_PASS);
+    a.shape.dims[10].hi = 6;
+    assert_int_equal(bc_unknown_mapping_soundness(c, &a, detail, sizeof detail), BC_CHECK_FAIL);
+    if (!strstr(detail, "7 at axis 10"))
+        fail_msg("%s", detail);
+    a.status = BC_SUT_REJECTED;
+    assert_int_equal(bc_unknown_mapping_soundness(c, &a, detail, sizeof detail), BC_CHECK_FAIL);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unknown_mapping_by_axis_is_the_full_walk),
+        cmocka_unit_test(unknown_mapping_soundness_past_the_cap),
         cmocka_unit_test(each_target_sound_and_precise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
