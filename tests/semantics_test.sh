@@ -48,7 +48,7 @@ declare -A detail=(
   [int_div_floor]='op=div'
   [int_div_nearest]='op=div'
   [int_div_round]='op=div'
-  [int_overflow]='op=(add|sub|mul)'
+  [int_overflow]='op=(add|sub|mul|sum-to-shape)' # saturation covers sums too (below); the medium tier's long sums reach it first
   [float16_sum]='op=sum-to-shape dtype=float16')
 manifest "$tmp/int_div_floor.json" '{"int_div": "floor"}'
 manifest "$tmp/int_div_nearest.json" '{"int_div": "nearest-f32"}'
