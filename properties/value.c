@@ -321,6 +321,62 @@ static unsigned dtypes_for_ops(unsigned ops, const bc_semantics *s)
     return d;
 }
 
+/* A medium sum-to-shape case whose every output element sums at least 2^16
+ * gradient terms (BC_LONG_SUM_TERMS), at most 2^20 in all: a float16 sum of
+ * -9 .. 9 that long strays past 2048, where binary16 rounds integers, so
+ * float16_sum (docs/ENGINE.md) is seen; the shapes the generator draws
+ * spread the result over several output elements and rarely reduce that
+ * far.  Out of m (1 to 8) output elements, the gradient is [L] -> [] or
+ * [1], [L,m] -> [m] or [1,m], or [m,L] -> [m,1], under the rules whose
+ * forward shapes can stretch one to the other (numpy, bidirectional,
+ * broadcast-to, onnx-uni); float16 in half of them when the SUT takes it. */
+static void long_sum(bc_prng *r, bc_rule rule, const bc_sut_value_caps *caps, unsigned dtypes,
+                     bc_value_case *v, bc_vector *c)
+{
+    const int max_rank = caps->max_rank > 0 ? caps->max_rank : BC_MAX_RANK;
+    if (rule != BC_RULE_NUMPY && rule != BC_RULE_BIDIRECTIONAL && rule != BC_RULE_BROADCAST_TO &&
+        rule != BC_RULE_ONNX_UNI)
+        return;
+    const int64_t m = max_rank >= 2 && bc_prng_percent(r, 50) ? bc_prng_range(r, 2, 8) : 1;
+    const int64_t most = BC_LONG_SUM_MAX_ELEMENTS / m;
+    int bits = (int)bc_prng_range(r, 16, 19), top = 63;
+    while (top > 0 && !(most >> top & 1))
+        top--;
+    bits = bits < top ? bits : top;
+    int64_t len = bc_prng_range(r, (int64_t)1 << bits, ((int64_t)2 << bits) - 1);
+    len = len < most ? len : most;
+    bc_shape grad = {0}, out = {0};
+    if (m == 1) {
+        grad.rank = 1;
+        grad.dims[0] = len;
+        out.rank = bc_prng_percent(r, 50) ? 0 : 1;
+        out.dims[0] = 1;
+    } else if (bc_prng_percent(r, 50)) {
+        grad.rank = 2;
+        grad.dims[0] = len;
+        grad.dims[1] = m;
+        out.rank = bc_prng_percent(r, 50) ? 1 : 2;
+        out.dims[0] = out.rank == 1 ? m : 1;
+        out.dims[1] = m;
+    } else {
+        grad.rank = out.rank = 2;
+        grad.dims[0] = out.dims[0] = m;
+        grad.dims[1] = len;
+        out.dims[1] = 1;
+    }
+    if ((dtypes >> BC_FLOAT16 & 1u) && bc_dtype_available(BC_FLOAT16) && bc_prng_percent(r, 50))
+        v->dtype = BC_FLOAT16;
+    /* the summed operand: the input (0) of broadcast-to and bidirectional,
+     * onnx-uni's B (1), numpy's either */
+    int first = rule == BC_RULE_ONNX_UNI ? 1 : rule == BC_RULE_NUMPY ? (int)bc_prng_below(r, 2) : 0;
+    c->nshapes = 2;
+    c->shapes[first] = out;
+    c->shapes[1 - first] = grad;
+    v->operand = first;
+    if (v->values == 0)
+        v->values = bc_prng_next(r) | 1u;
+}
+
 void bc_value_gen(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_value_caps *caps,
                   const bc_semantics *semantics, int strided, bc_vector *c)
 {
@@ -415,6 +471,10 @@ void bc_value_gen_tier(bc_prng *r, bc_rule rule, unsigned kinds, const bc_sut_va
      * 65504 in a few terms; |x| <= 9 keeps every matmul sum finite */
     if (v.kind == BC_VALUE_MATMUL && v.dtype == BC_FLOAT16 && v.values == 0)
         v.values = bc_prng_next(r) | 1u;
+    /* The medium tier's long sums come last, so every other case keeps its
+     * shapes, layout and values. */
+    if (tier == 1 && v.kind == BC_VALUE_SUM_TO_SHAPE && bc_prng_percent(r, BC_LONG_SUM_PERCENT))
+        long_sum(r, rule, caps, dtypes, &v, c);
     v.values_version = v.values != 0 ? bc_values_version_of_tier(tier) : BC_VALUES_V1;
     c->value = v;
 }

@@ -18,6 +18,14 @@
  * overflowing. */
 #define BC_VALUE_MAX_NUMEL ((int64_t)1 << 36)
 
+/* The medium tier's long sums (docs/PROPERTIES.md "Value tiers"): this
+ * share of its sum-to-shape cases sums at least BC_LONG_SUM_TERMS gradient
+ * terms into each output element, BC_LONG_SUM_MAX_ELEMENTS terms at most in
+ * all, float16 in half of them where the SUT takes it. */
+#define BC_LONG_SUM_PERCENT 30
+#define BC_LONG_SUM_TERMS ((int64_t)1 << 16)
+#define BC_LONG_SUM_MAX_ELEMENTS ((int64_t)1 << 20)
+
 /* The evaluator that computes an expectation of `numel` elements: the
  * naive oracle up to BC_VALUE_NAIVE_MAX_NUMEL (properties.h), the fast
  * engine past it (the naive one would take minutes on the large tiers;

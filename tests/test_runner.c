@@ -1134,6 +1134,52 @@ static void test_value_cases_past_64_follow_the_caps(void **state)
     free(v);
 }
 
+/* The medium tier's long sums: a share of its sum-to-shape cases sums at
+ * least BC_LONG_SUM_TERMS (2^16) gradient terms into every output element,
+ * float16 among them, under every rule that can stretch so far; without
+ * them 3,000 generated medium cases at seed 1 held no float16 sum long
+ * enough to show float16_sum (tests/semantics_test.sh).  Expected: 30 % of
+ * a quarter of the cases, half of those float16. */
+static void test_medium_tier_draws_long_float16_sums(void **state)
+{
+    (void)state;
+    int p = bc_property_from_name("value-differential");
+    bc_vector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    const bc_rule rules[] = {BC_RULE_NUMPY, BC_RULE_BROADCAST_TO, BC_RULE_BIDIRECTIONAL,
+                             BC_RULE_ONNX_UNI};
+    const int n = 3000;
+    bc_sut_value_caps caps = {~0u, ~0u, ~0u, 64, 8, 0};
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+        int sums = 0, long_sums = 0, long_f16 = 0;
+        for (uint64_t i = 0; i < (uint64_t)n; i++) {
+            bc_prng r;
+            bc_prng_init(&r, 1, 0x58 + k, i);
+            bc_property_gen_tier(p, rules[k], &caps, NULL, BC_TIER_MEDIUM, &r, v);
+            bc_shape result;
+            int64_t rn, on;
+            if (v->value.kind != BC_VALUE_SUM_TO_SHAPE ||
+                bc_infer(&v->params, v->nshapes, v->shapes, &result, NULL) != BC_OK ||
+                v->value.operand >= v->nshapes ||
+                bc_shape_numel(&result, &rn) != BC_OK ||
+                bc_shape_numel(&v->shapes[v->value.operand], &on) != BC_OK || on == 0)
+                continue;
+            sums++;
+            if (rn / on < BC_LONG_SUM_TERMS)
+                continue;
+            long_sums++;
+            assert_true(rn <= BC_LONG_SUM_MAX_ELEMENTS);
+            long_f16 += v->value.dtype == BC_FLOAT16;
+            assert_int_not_equal(v->value.values, 0); /* |x| <= 9: exact in float32 */
+        }
+        printf("medium %s: %d of %d cases sum to a shape, %d by 2^16 terms or more, %d of "
+               "them float16\n", bc_rule_name(rules[k]), sums, n, long_sums, long_f16);
+        assert_true(long_sums > n / 30); /* about n / 13 */
+        assert_true(long_f16 > n / 75);  /* about n / 26 */
+    }
+    free(v);
+}
+
 /* A layout's gaps keep a tensor small at any rank: at rank 64 every gap
  * doubled the strides outside it, and a case of 6 elements spread over
  * millions (its question took seconds to send, and a correct adapter
@@ -1191,6 +1237,7 @@ int main(void)
         cmocka_unit_test(test_shrink_candidates_stay_valid),
         cmocka_unit_test(test_value_cases_follow_the_caps),
         cmocka_unit_test(test_shape_cases_past_64_follow_the_caps),
+        cmocka_unit_test(test_medium_tier_draws_long_float16_sums),
         cmocka_unit_test(test_value_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_layouts_stay_small),
     };
