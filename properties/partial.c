@@ -1556,6 +1556,31 @@ static int pshrink_candidate(const bc_pvector *c, long idx, bc_vector *skel, bc_
     return -1;
 }
 
+/* Numbers the symbols a candidate still uses in the order they first
+ * appear and forgets the others, as parsing its line does: the case a
+ * shrink checks is the one its replay line makes in a fresh process (an
+ * external SUT is sent the symbol table). */
+static void renumber_symbols(bc_pvector *v)
+{
+    int map[BC_MAX_SYMBOLS + 1] = {0}, count = 0;
+    bc_psymbols names;
+    names.count = 0;
+    for (int i = 0; i < v->nshapes; i++)
+        for (int k = 0; k < v->shapes[i].rank; k++) {
+            int *sym = &v->shapes[i].dims[k].sym;
+            if (*sym <= 0 || *sym > v->syms.count)
+                continue;
+            if (!map[*sym]) {
+                map[*sym] = ++count;
+                memcpy(names.names[count - 1], v->syms.names[*sym - 1], sizeof names.names[0]);
+            }
+            *sym = map[*sym];
+        }
+    names.count = count;
+    memcpy(v->syms.names, names.names, (size_t)count * sizeof names.names[0]);
+    v->syms.count = count;
+}
+
 int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
 {
     bc_vector *scratch = malloc(2 * sizeof *scratch);
@@ -1563,6 +1588,8 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
         return -1;
     int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
     free(scratch);
+    if (k == 1)
+        renumber_symbols(out);
     return k;
 }
 
@@ -1593,6 +1620,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
         idx++;
         if (k == 0)
             continue;
+        renumber_symbols(cand);
         bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stopped != BC_SHRINK_MINIMAL ||
