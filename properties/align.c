@@ -86,8 +86,8 @@ int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK])
         int frame = c->shapes[1].rank;
         for (int k = 0; k < s->rank; k++)
             axis_of[k] = i == 1 ? k : -1;
-        if (i == 1)
-            return frame;
+        if (i == 1 || (p->options & BC_OPT_AXES_UNKNOWN))
+            return frame; /* an unknown mapping (partial cases) lines the input up nowhere */
         if (p->options & BC_OPT_AXES_MAPPING) {
             for (int k = 0; k < s->rank && k < p->naxes; k++)
                 axis_of[k] = p->axes[k] >= 0 && p->axes[k] < frame ? (int)p->axes[k] : -1;

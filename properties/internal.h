@@ -357,6 +357,19 @@ int bc_same_failure(const char *a, const char *b);
  * differs from c), 0 if this one does not apply, -1 past the end of the
  * list.  Exposed so a test can prove a shrunk case 1-minimal. */
 int bc_shrink_candidate(const bc_vector *c, long idx, bc_vector *out);
+/* The simplifications of c's axes the partial shrinker shares (they read
+ * only the ranks and the options): drop a block of frame axes, one frame
+ * axis, or explicit's input axis with its axes-mapping entry, in the
+ * order and with the renumbering bc_shrink_candidate's steps 2, 7 and 7b
+ * use.  Returns as bc_shrink_candidate (-1 from idx BC_SHRINK_AXES_STEPS on);
+ * out's dims are c's, some dropped. */
+#define BC_SHRINK_AXES_STEPS ((2L << 6) - 2 + 2L * BC_MAX_RANK)
+int bc_shrink_axes_candidate(const bc_vector *c, long idx, bc_vector *out);
+/* The which-th value a dim d may be lowered to, simplest first (0, 1, 2,
+ * half, then d - 2^k bisecting toward a threshold): 1 and *out, or 0 if
+ * that one does not apply. */
+#define BC_SHRINK_LOWER_DIM_CANDIDATES 66
+int bc_shrink_lower_dim(int64_t d, int which, int64_t *out);
 
 /* ---- alignment (align.c) ---------------------------------------------- */
 

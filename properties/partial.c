@@ -1825,41 +1825,153 @@ static void remove_pdim(bc_pshape *s, int k)
     s->rank--;
 }
 
-/* The simplifications of one dim, simplest first: its symbol dropped; a
- * static dim at its lower bound, at 1, at 0; an interval from 0; a static
- * dim lowered to 0, 1, 2 or half. */
-#define DIM_STEPS 6
+/* The simplifications of one dim, simplest first: its symbol dropped; an
+ * interval made the static dim at its lower bound, or 1, or started at 0;
+ * then BC_SHRINK_LOWER_DIM_CANDIDATES steps: a static dim lowered (0, 1, 2,
+ * half, bisecting toward a threshold), a bounded interval narrowed the
+ * same way (its width lowered, its lower bound kept). */
+#define DIM_STEPS (4 + BC_SHRINK_LOWER_DIM_CANDIDATES)
 
 static int simpler_dim(const bc_pdim *d, int step, bc_pdim *out)
 {
     *out = *d;
     int is_static = d->lo == d->hi;
+    int64_t v;
     switch (step) {
     case 0: out->sym = 0; return d->sym != 0;
-    case 1:
-        if (is_static)
-            return d->lo > 0 && (out->lo = out->hi = 0, 1);
-        out->hi = d->lo;
-        return 1;
-    case 2:
-        if (is_static)
-            return d->lo > 1 && (out->lo = out->hi = 1, 1);
-        return bc_pdim_may_be_1(d) && (out->lo = out->hi = 1, 1);
-    case 3:
-        if (is_static)
-            return d->lo > 2 && (out->lo = out->hi = 2, 1);
-        return d->lo == 0 && (out->hi = 0, 1);
-    case 4:
-        if (is_static)
-            return d->lo > 4 && (out->lo = out->hi = d->lo / 2, 1);
-        return d->lo > 0 && (out->lo = 0, 1);
+    case 1: return !is_static && (out->hi = d->lo, 1);
+    case 2: return !is_static && bc_pdim_may_be_1(d) && d->lo != 1 && (out->lo = out->hi = 1, 1);
+    case 3: return !is_static && d->lo > 0 && (out->lo = 0, 1);
     default:
-        return !is_static && d->hi != BC_DIM_UNBOUNDED && d->lo < d->hi - 1 &&
-               (out->hi = d->lo + 1, 1);
+        if (is_static)
+            return bc_shrink_lower_dim(d->lo, step - 4, &v) && (out->lo = out->hi = v, 1);
+        /* width 0 is step 1's static dim */
+        return d->hi != BC_DIM_UNBOUNDED && step > 4 &&
+               bc_shrink_lower_dim(d->hi - d->lo, step - 4, &v) && (out->hi = d->lo + v, 1);
     }
 }
 
-int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
+/* c's ranks and options as a static case, which is all that the shared
+ * axis steps (bc_shrink_axes_candidate) and the alignment read; axis k of
+ * each operand is labelled k, so that a step's result names the axes it
+ * kept.  An unknown rank counts as [] (it has no axis to line up). */
+static void axes_skeleton(const bc_pvector *c, bc_vector *s)
+{
+    /* only what those read is written: the whole struct is ~70 KB */
+    s->params = c->params;
+    memset(&s->value, 0, sizeof s->value);
+    s->nshapes = c->nshapes;
+    for (int i = 0; i < c->nshapes; i++) {
+        s->shapes[i].rank = c->shapes[i].rank < 0 ? 0 : c->shapes[i].rank;
+        for (int k = 0; k < s->shapes[i].rank; k++)
+            s->shapes[i].dims[k] = k;
+    }
+}
+
+/* The idx-th of the steps that drop axes as the rule lines them up (a
+ * frame axis from every operand, a block of them, explicit's input axis
+ * with its entry), renumbering explicit's mapping and pdpd's axis. */
+static int drop_aligned_axes(const bc_pvector *c, long idx, bc_vector *skel, bc_vector *kept,
+                             bc_pvector *out)
+{
+    axes_skeleton(c, skel);
+    int k = bc_shrink_axes_candidate(skel, idx, kept);
+    if (k != 1)
+        return k;
+    *out = *c;
+    out->params = kept->params;
+    for (int i = 0; i < c->nshapes; i++) {
+        if (c->shapes[i].rank < 0)
+            continue;
+        out->shapes[i].rank = kept->shapes[i].rank;
+        for (int j = 0; j < kept->shapes[i].rank; j++)
+            out->shapes[i].dims[j] = c->shapes[i].dims[kept->shapes[i].dims[j]];
+    }
+    return 1;
+}
+
+/* The largest known rank of c's operands (no frame is larger). */
+static int max_rank(const bc_pvector *c)
+{
+    int r = 0;
+    for (int i = 0; i < c->nshapes; i++)
+        r = c->shapes[i].rank > r ? c->shapes[i].rank : r;
+    return r;
+}
+
+/* Simplifies frame axis t's dim (simpler_dim's step) in every operand
+ * lined up with it that has the first such operand's dim there, when two
+ * or more do: equal dims stay equal (one alone turns the case into a dim
+ * mismatch). */
+static int simplify_shared_dim(const bc_pvector *c, int t, int step, bc_vector *skel,
+                               bc_pvector *out)
+{
+    axes_skeleton(c, skel);
+    int axis_of[BC_MAX_RANK], at[BC_VECTOR_MAX_SHAPES], holders = 0;
+    bc_pdim d = {0, 0, 0}, simpler;
+    for (int i = 0; i < c->nshapes; i++) {
+        at[i] = -1;
+        if (c->shapes[i].rank < 0)
+            continue;
+        bc_align(skel, i, axis_of);
+        for (int k = 0; k < c->shapes[i].rank; k++)
+            if (axis_of[k] == t) {
+                const bc_pdim *di = &c->shapes[i].dims[k];
+                if (holders == 0)
+                    d = *di;
+                if (di->lo == d.lo && di->hi == d.hi && di->sym == d.sym) {
+                    at[i] = k;
+                    holders++;
+                }
+                break;
+            }
+    }
+    if (holders < 2 || d.lo < 0 || !simpler_dim(&d, step, &simpler))
+        return 0;
+    *out = *c;
+    for (int i = 0; i < c->nshapes; i++)
+        if (at[i] >= 0)
+            out->shapes[i].dims[at[i]] = simpler;
+    return 1;
+}
+
+/* Symbol s (1-based) in every dim that carries it, when two or more do:
+ * step 0 drops it (fewer symbols), step 1 makes each of them the static
+ * dim the symbol's smallest possible value is (the largest lower bound, if
+ * every interval holds it).  One use alone is simpler_dim's. */
+static int simplify_symbol(const bc_pvector *c, int s, int step, bc_pvector *out)
+{
+    int uses = 0;
+    int64_t lo = 0, hi = BC_DIM_UNBOUNDED;
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            const bc_pdim *d = &c->shapes[i].dims[k];
+            if (d->sym != s)
+                continue;
+            uses++;
+            lo = d->lo > lo ? d->lo : lo;
+            hi = d->hi < hi ? d->hi : hi;
+        }
+    if (uses < 2 || (step == 1 && lo > hi))
+        return 0;
+    *out = *c;
+    for (int i = 0; i < c->nshapes; i++)
+        for (int k = 0; k < c->shapes[i].rank; k++) {
+            bc_pdim *d = &out->shapes[i].dims[k];
+            if (d->sym != s)
+                continue;
+            d->sym = 0;
+            if (step == 1)
+                d->lo = d->hi = lo;
+        }
+    return 1;
+}
+
+/* The idx-th simplification.  The big steps come first: operands, options,
+ * axes as the rule lines them up, then one axis, then dims (shared ones
+ * together, a symbol everywhere, then one dim). */
+static int pshrink_candidate(const bc_pvector *c, long idx, bc_vector *skel, bc_vector *kept,
+                             bc_pvector *out)
 {
     const int n = c->nshapes;
     const bc_rule rule = c->params.rule;
@@ -1886,6 +1998,9 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
         return 1;
     }
     idx -= 2;
+    if (idx < BC_SHRINK_AXES_STEPS) /* drop axes as the rule lines them up */
+        return drop_aligned_axes(c, idx, skel, kept, out);
+    idx -= BC_SHRINK_AXES_STEPS;
     if (idx < BC_MAX_RANK) { /* drop an axes entry */
         if (idx >= c->params.naxes)
             return 0;
@@ -1904,17 +2019,6 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
         return 1;
     }
     idx -= n;
-    if (idx < BC_MAX_RANK) { /* drop the idx-th axis from the right everywhere */
-        int changed = 0;
-        *out = *c;
-        for (int i = 0; i < n; i++)
-            if (out->shapes[i].rank > idx) {
-                remove_pdim(&out->shapes[i], out->shapes[i].rank - 1 - (int)idx);
-                changed = 1;
-            }
-        return changed;
-    }
-    idx -= BC_MAX_RANK;
     if (idx < (long)n * BC_MAX_RANK) { /* drop one axis of one operand */
         int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
         if (k >= c->shapes[i].rank)
@@ -1924,6 +2028,13 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
         return 1;
     }
     idx -= (long)n * BC_MAX_RANK;
+    if (idx < (long)BC_MAX_RANK * DIM_STEPS) /* simplify a frame axis's dim together */
+        return idx / DIM_STEPS >= max_rank(c) ? 0 : simplify_shared_dim(c, (int)(idx / DIM_STEPS), (int)(idx % DIM_STEPS), skel, out);
+    idx -= (long)BC_MAX_RANK * DIM_STEPS;
+    if (idx < 2L * BC_MAX_SYMBOLS) /* a symbol everywhere: dropped, then made static */
+        return simplify_symbol(c, (int)(idx % BC_MAX_SYMBOLS) + 1, (int)(idx / BC_MAX_SYMBOLS),
+                               out);
+    idx -= 2L * BC_MAX_SYMBOLS;
     if (idx < (long)n * BC_MAX_RANK * DIM_STEPS) { /* simplify one dim */
         int step = (int)(idx % DIM_STEPS);
         long pos = idx / DIM_STEPS;
@@ -1939,13 +2050,54 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
     return -1;
 }
 
+/* Numbers the symbols a candidate still uses in the order they first
+ * appear and forgets the others, as parsing its line does: the case a
+ * shrink checks is the one its replay line makes in a fresh process (an
+ * external SUT is sent the symbol table). */
+static void renumber_symbols(bc_pvector *v)
+{
+    int map[BC_MAX_SYMBOLS + 1] = {0}, count = 0;
+    bc_psymbols names;
+    names.count = 0;
+    for (int i = 0; i < v->nshapes; i++)
+        for (int k = 0; k < v->shapes[i].rank; k++) {
+            int *sym = &v->shapes[i].dims[k].sym;
+            if (*sym <= 0 || *sym > v->syms.count)
+                continue;
+            if (!map[*sym]) {
+                map[*sym] = ++count;
+                memcpy(names.names[count - 1], v->syms.names[*sym - 1], sizeof names.names[0]);
+            }
+            *sym = map[*sym];
+        }
+    names.count = count;
+    memcpy(v->syms.names, names.names, (size_t)count * sizeof names.names[0]);
+    v->syms.count = count;
+}
+
+int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
+{
+    bc_vector *scratch = malloc(2 * sizeof *scratch);
+    if (!scratch)
+        return -1;
+    int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
+    free(scratch);
+    if (k == 1)
+        renumber_symbols(out);
+    return k;
+}
+
 int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
                char *detail, size_t cap)
 {
     ctx->stopped = BC_SHRINK_MINIMAL;
     bc_pvector *cand = malloc(sizeof *cand);
-    if (!cand)
+    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_candidate's */
+    if (!cand || !scratch) {
+        free(cand);
+        free(scratch);
         return 0;
+    }
     char cand_detail[1024];
     char *kind = strdup(detail); /* the failure this shrink keeps (bc_same_failure) */
     int steps = 0;
@@ -1956,12 +2108,13 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
             ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
         }
-        int k = bc_pshrink_candidate(c, idx, cand);
+        int k = pshrink_candidate(c, idx, scratch, scratch + 1, cand);
         if (k < 0)
             break;
         idx++;
         if (k == 0)
             continue;
+        renumber_symbols(cand);
         bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stopped != BC_SHRINK_MINIMAL ||
@@ -1976,6 +2129,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
         }
     }
     free(cand);
+    free(scratch);
     free(kind);
     if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
         return steps; /* no time or SUT left for a last check: the last detail seen */

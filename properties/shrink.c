@@ -20,15 +20,14 @@ static void remove_dim(bc_shape *s, int k)
 /* Blocks of operands step 1 drops: halves, quarters, ... down to 1/64. */
 #define BLOCK_CANDIDATES ((2L << 6) - 2)
 
-/* How many candidate values lower_dim has for one dim. */
-#define LOWER_DIM_CANDIDATES 66
+#define LOWER_DIM_CANDIDATES BC_SHRINK_LOWER_DIM_CANDIDATES
 
 /* The candidate values a dim may be lowered to, simplest first: 0, 1, 2,
  * half, then d - 2^k for k from 61 down to 0.  The last ones bisect toward
  * a threshold: a case failing from some huge T on (an element count past
  * 2^63) reaches T in O(log^2 d) calls, where "one less" alone would take
  * d - T calls. */
-static int lower_dim(int64_t d, int which, int64_t *out)
+int bc_shrink_lower_dim(int64_t d, int which, int64_t *out)
 {
     if (d < 0) {
         static const int64_t from_negative[] = {0, 1, 2, -1};
@@ -72,7 +71,7 @@ static int drop_frame_axis(const bc_vector *c, int t, bc_vector *out)
             }
     }
     bc_params *p = &out->params;
-    if (c->params.rule == BC_RULE_EXPLICIT) {
+    if (c->params.rule == BC_RULE_EXPLICIT && !(p->options & BC_OPT_AXES_UNKNOWN)) {
         int kept = 0;
         for (int j = 0; j < p->naxes; j++) {
             int64_t a = p->axes[j];
@@ -91,6 +90,25 @@ static int drop_frame_axis(const bc_vector *c, int t, bc_vector *out)
         changed = 1;
     }
     return changed;
+}
+
+/* explicit axes-mapping: drops input axis k with its entry k (the entry
+ * of an unknown mapping whose length is known), the target untouched, so
+ * that the entries after it still name the target axes they did.  Either
+ * alone changes the failure into a count mismatch. */
+static int drop_mapped_input_axis(const bc_vector *c, int k, bc_vector *out)
+{
+    const bc_params *p = &c->params;
+    if (p->rule != BC_RULE_EXPLICIT || c->nshapes != 2 || !(p->options & BC_OPT_AXES_MAPPING) ||
+        k >= c->shapes[0].rank || k >= p->naxes)
+        return 0;
+    *out = *c;
+    remove_dim(&out->shapes[0], k);
+    if (!(p->options & BC_OPT_AXES_UNKNOWN))
+        memmove(&out->params.axes[k], &out->params.axes[k + 1],
+                (size_t)(p->naxes - k - 1) * sizeof p->axes[0]);
+    out->params.naxes--;
+    return 1;
 }
 
 /* The frame's rank (align.c): the largest an operand lines up with. */
@@ -154,13 +172,29 @@ static int lower_shared_dim(const bc_vector *c, int t, int which, bc_vector *out
                 break;
             }
     }
-    if (holders < 2 || !lower_dim(d, which, &value))
+    if (holders < 2 || !bc_shrink_lower_dim(d, which, &value))
         return 0;
     *out = *c;
     for (int i = 0; i < c->nshapes; i++)
         if (at[i] >= 0)
             out->shapes[i].dims[at[i]] = value;
     return 1;
+}
+
+_Static_assert(BC_SHRINK_AXES_STEPS == BLOCK_CANDIDATES + 2L * BC_MAX_RANK,
+               "bc_shrink_axes_candidate's steps");
+
+int bc_shrink_axes_candidate(const bc_vector *c, long idx, bc_vector *out)
+{
+    if (idx < BLOCK_CANDIDATES)
+        return drop_frame_block(c, idx, out);
+    idx -= BLOCK_CANDIDATES;
+    if (idx < BC_MAX_RANK)
+        return drop_frame_axis(c, (int)idx, out);
+    idx -= BC_MAX_RANK;
+    if (idx < BC_MAX_RANK)
+        return drop_mapped_input_axis(c, (int)idx, out);
+    return -1;
 }
 
 /* The idx-th simplification, before the check that a value case stays
@@ -269,6 +303,11 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
     if (idx < BC_MAX_RANK)
         return drop_frame_axis(c, (int)idx, out);
     idx -= BC_MAX_RANK;
+    /* 7b. explicit axes-mapping: drop an input axis with its entry, the
+     * target kept (step 7 drops the target axis too) */
+    if (idx < BC_MAX_RANK)
+        return drop_mapped_input_axis(c, (int)idx, out);
+    idx -= BC_MAX_RANK;
     /* 8. drop one axis of one operand */
     if (idx < (long)n * BC_MAX_RANK) {
         int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);
@@ -310,7 +349,7 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
         long pos = idx / LOWER_DIM_CANDIDATES;
         int i = (int)(pos / BC_MAX_RANK), k = (int)(pos % BC_MAX_RANK);
         int64_t value;
-        if (k >= c->shapes[i].rank || !lower_dim(c->shapes[i].dims[k], which, &value))
+        if (k >= c->shapes[i].rank || !bc_shrink_lower_dim(c->shapes[i].dims[k], which, &value))
             return 0;
         *out = *c;
         out->shapes[i].dims[k] = value;

@@ -947,6 +947,111 @@ static void test_shrink_follows_the_rule_alignment(void **state)
     assert_string_equal(shapes, "pdpd [0] [0]"); /* the profile goes too */
 }
 
+/* A SUT whose explicit rule takes targets of rank 2 at most (it rejects
+ * the rest as too large): the failure needs three target axes, not the
+ * input's. */
+static void rank2_target_infer(const bc_sut *sut, const bc_params *p, int n,
+                               const bc_shape *shapes, bc_sut_answer *a)
+{
+    (void)sut;
+    const bc_sut *ref = bc_builtin_sut("reference");
+    ref->ops->infer_shape(ref, p, n, shapes, a);
+    if (p->rule == BC_RULE_EXPLICIT && n == 2 && shapes[1].rank > 2) {
+        a->status = BC_SUT_REJECTED;
+        a->kind = BC_ERR_RANK_TOO_LARGE;
+    }
+}
+
+/* explicit axes-mapping: an input axis goes with its entry, the target
+ * axis it named kept (either alone is an axes-count failure; dropping the
+ * target axis too loses the failure): the case used to stay at
+ * axes-mapping=0,1,2 [0,0,0] [0,0,0]. */
+static void test_shrink_drops_an_input_axis_with_its_entry(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {rank2_target_infer, NULL, NULL};
+    const bc_sut sut = {"rank2-target", "1", "test", NULL, &ops};
+    char shapes[4096];
+    shrink_shapes(&sut, "explicit axes-mapping=0,2,3 [2,3,4] [2,5,3,4] -> [2,5,3,4]", shapes,
+                  sizeof shapes);
+    assert_string_equal(shapes, "explicit axes-mapping= [] [0,0,0]");
+}
+
+/* Shrinks a failing partial case of `property` on sut; returns the
+ * shrinker's SUT calls and writes the minimal line without its
+ * expectation. */
+static int64_t shrink_partial(const bc_sut *sut, const char *property, const char *line,
+                              char *out, size_t cap)
+{
+    bc_pvector *v = malloc(sizeof *v);
+    assert_non_null(v);
+    char why[512], detail[1024];
+    assert_int_equal(bc_pvector_parse(line, v, why, sizeof why), 1);
+    bc_check_ctx ctx = {.sut = sut};
+    int p = bc_property_from_name(property);
+    assert_int_equal(bc_pproperty_check(p, &ctx, v, detail, sizeof detail), BC_CHECK_FAIL);
+    int64_t before = ctx.sut_calls;
+    bc_pproperty_shrink(p, &ctx, v, 20000, detail, sizeof detail);
+    assert_true(detail[0] != '\0');
+    int64_t calls = ctx.sut_calls - before;
+    bc_pvector_format(v, out, cap);
+    *strstr(out, " ->") = '\0';
+    bc_check_ctx_release(&ctx);
+    free(v);
+    return calls;
+}
+
+/* The partial shrinker lines axes up as the rule does and narrows
+ * intervals: mutant partial-explicit-repeats-alone's case used to end
+ * here (input axes dropped only with their target axis, an interval only
+ * made static or 0..1), after 593 calls in the default run. */
+static void test_pshrink_explicit_mapping_and_interval(void **state)
+{
+    (void)state;
+    const bc_sut *sut = bc_builtin_sut("mutant:partial-explicit-repeats-alone");
+    char line[4096];
+    shrink_partial(sut, "partial-precision",
+                   "explicit profile=openvino-explicit axes-mapping=1,3,4,4 [0,0,0,2] "
+                   "[0,0,0,0,0..282] -> error:dim-mismatch",
+                   line, sizeof line);
+    assert_string_equal(line, "explicit profile=openvino-explicit axes-mapping=0,0 [0,2] [0..2]");
+}
+
+/* A partial SUT that wrongly rejects a pdpd case given an axis whose A
+ * has a static 0 where B starts (the frame axis B's axis 0 lands on). */
+static void pdpd_start_pinfer(const bc_sut *sut, const bc_params *p, int n,
+                              const bc_pshape *shapes, const bc_psymbols *syms,
+                              bc_sut_panswer *a)
+{
+    (void)sut;
+    bc_panswer_from_reference(p, n, shapes, syms, a);
+    if (a->status != BC_SUT_OK || p->rule != BC_RULE_PDPD || n != 2 || shapes[0].rank < 0 ||
+        shapes[1].rank <= 0 || !(p->options & BC_OPT_AXIS) || p->axis == BC_AXIS_DEFAULT)
+        return;
+    int64_t start = p->axis;
+    const bc_pdim *d = &shapes[0].dims[start];
+    if (start >= 0 && start < shapes[0].rank && d->lo == 0 && d->hi == 0) {
+        a->status = BC_SUT_REJECTED;
+        a->kind = BC_ERR_DIM_MISMATCH;
+    }
+}
+
+/* pdpd: a frame axis goes from A and B together, pdpd's axis shifted, so
+ * that B stays placed where it was (the case used to stay at
+ * pdpd axis=2 [0,0,0] [0]: A's leading axes went one at a time, each
+ * moving B off the 0). */
+static void test_pshrink_pdpd_keeps_its_axis(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {NULL, NULL, pdpd_start_pinfer};
+    const bc_sut sut = {"pdpd-start", "1", "test", NULL, &ops};
+    char line[4096];
+    shrink_partial(&sut, "partial-soundness",
+                   "pdpd axis=2 [4,?,0,6..9,7,N,3] [0,6..8,N] -> [4,?,0,6..9,7,N,3]", line,
+                   sizeof line);
+    assert_string_equal(line, "pdpd axis=0 [0] [0]");
+}
+
 /* Every simplification of a value case is a case broadcheck computes:
  * "where" keeps its three operands (dropping one made a frame the worker
  * refused, charged to a correct SUT as an internal error), sum-to-shape
@@ -1235,11 +1340,17 @@ int main(void)
         cmocka_unit_test(test_shrink_lowers_a_shared_dim),
         cmocka_unit_test(test_shrink_follows_the_rule_alignment),
         cmocka_unit_test(test_shrink_candidates_stay_valid),
+        cmocka_unit_test(test_shrink_drops_an_input_axis_with_its_entry),
+        cmocka_unit_test(test_pshrink_explicit_mapping_and_interval),
+        cmocka_unit_test(test_pshrink_pdpd_keeps_its_axis),
         cmocka_unit_test(test_value_cases_follow_the_caps),
         cmocka_unit_test(test_shape_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_medium_tier_draws_long_float16_sums),
         cmocka_unit_test(test_value_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_layouts_stay_small),
     };
+    /* BC_TEST_FILTER: run only the tests matching it (cmocka's pattern) */
+    if (getenv("BC_TEST_FILTER"))
+        cmocka_set_test_filter(getenv("BC_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
