@@ -935,12 +935,19 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     if (!c->value.present)
         return BC_CHECK_PASS; /* a shape-only case: nothing to compute */
     bc_check verdict;
-    /* a sum-to-shape oracle under float16_sum=wide or int_overflow=saturate
-     * holds its terms and sums in 8 bytes each; a float matmul a bound (a
+    /* a sum-to-shape oracle under float16_sum=wide (on float16) or
+     * int_overflow=saturate (on integers) holds its terms and sums in 8
+     * bytes each, and no other does (charging every sum-to-shape for them
+     * left most huge sums "not examined"); a float matmul a bound (a
      * double) per result element */
     const bc_value_op kind = c->value.kind;
-    if (over_budget(ctx, c, 1, 2, kind == BC_VALUE_SUM_TO_SHAPE ? 16 : kind == BC_VALUE_MATMUL ? 8 : 0,
-                    0, &verdict, detail, cap))
+    const bc_dtype dtype = c->value.dtype;
+    const int wide_sum =
+        kind == BC_VALUE_SUM_TO_SHAPE &&
+        ((dtype == BC_FLOAT16 && ctx->semantics.float16_sum == BC_FLOAT16_SUM_WIDE) ||
+         bc_op_under(BC_OP_ADD, dtype, &ctx->semantics) == BC_OP_ADD_SATURATE);
+    if (over_budget(ctx, c, 1, 2, wide_sum ? 16 : kind == BC_VALUE_MATMUL ? 8 : 0, 0, &verdict,
+                    detail, cap))
         return verdict;
     bc_value_request *sut = new_request(ctx), *oracle = new_request(ctx);
     char why[256];
@@ -954,7 +961,6 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     memset(&want, 0, sizeof want);
     /* The SUT's declared semantics (docs/ENGINE.md "Value semantics") are
      * what the oracle computes: checked, not excused. */
-    const bc_dtype dtype = c->value.dtype;
     if (oracle->req.kind == BC_VALUE_ELEMENTWISE)
         oracle->req.op = bc_op_under(oracle->req.op, dtype, &ctx->semantics);
     /* the naive oracle on small questions; the fast engine on large ones */
