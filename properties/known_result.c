@@ -96,9 +96,9 @@ int bc_known_settle(bc_known_result *k)
         return 0;
     k->status = BC_KNOWN_XFAIL;
     snprintf(k->detail, sizeof k->detail,
-             "its case passed when replayed, but %lld failing case%s of this run lie within it: "
+             "its case passed when replayed, but %lld failing case%s of this run %s within it: "
              "it fails intermittently",
-             (long long)seen, seen == 1 ? "" : "s");
+             (long long)seen, seen == 1 ? "" : "s", seen == 1 ? "lies" : "lie");
     return 1;
 }
 
