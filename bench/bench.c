@@ -190,7 +190,11 @@ static void limit_loop(int way, float *o, int64_t n, const float *x, int x_cache
             for (int64_t i = 0; i < n; i++)
                 acc += y[i];
         __asm__ volatile("" : : "r"(acc));
-        memset(o, 0, (size_t)n * sizeof *o);
+        /* not zeros: this VM stores zero bytes about 1.8x faster than any
+         * other (1 GiB, huge pages: memset 0 at 33-35 GB/s, 0x5a and
+         * non-temporal AVX stores at 19 GB/s), a rate no computed output
+         * can reach, so a zero fill would set an unreachable limit */
+        memset(o, 0x3f, (size_t)n * sizeof *o);
         return;
     }
     int64_t i = 0;
