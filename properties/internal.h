@@ -117,6 +117,20 @@ typedef struct bc_failure {
     int known;             /* -1, or the index of the known divergence that explains it */
 } bc_failure;
 
+/* What replaying a known divergence's case showed (reports: case_replay).
+ * The status follows from it and the run's failures (bc_known_settle); the
+ * merge reads it back from the shard that replayed the entry, so the two
+ * decide alike without reading the detail's prose. */
+typedef enum bc_case_replay {
+    BC_CASE_NOT_REPLAYED, /* another shard's, its cell not selected, the run stopped, ... */
+    BC_CASE_FAILS,
+    BC_CASE_PASSES,
+    BC_CASE_DECLINED      /* the SUT declines it now */
+} bc_case_replay;
+const char *bc_case_replay_name(bc_case_replay r); /* "not-replayed", "fails", ... */
+/* r's value for name; BC_CASE_NOT_REPLAYED for NULL or a name it does not know */
+bc_case_replay bc_case_replay_from_name(const char *name);
+
 /* A known divergence of the run (bc_run_config.known), with its outcome;
  * every string owned (strdup). */
 typedef struct bc_known_result {
@@ -130,21 +144,21 @@ typedef struct bc_known_result {
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
     bc_known_status status;
+    bc_case_replay case_replay; /* what its case's replay showed, whatever the status */
     char detail[512];
     int explained;      /* shrunk failures it explains */
     int64_t reach_hits; /* failing cases within its reach, counted as checked */
 } bc_known_result;
 
-/* What a replayed entry whose case passes says (detail). */
-#define BC_KNOWN_CASE_PASSES "its case passes"
-
-/* An entry whose case passed when replayed (XPASS) though failures of the
- * run lie within it (its reach, or a shrink that ended on its case) is
- * XFAIL: it fails intermittently.  An unwritten output shows only on dirty
- * memory (ort-web's R7 passed its replay in 1 of 3 to 5 runs that each
- * failed hundreds of cases within it), and XPASS would tell its
- * maintainer to delete the entry of a bug seen in that very run.  Returns
- * 1 if it changed k. */
+/* The status and detail of an entry whose case passed when replayed: XPASS,
+ * unless failures of the run lie within it (its reach, or a shrink that
+ * ended on its case): then XFAIL, it fails intermittently.  An unwritten
+ * output shows only on dirty memory (ort-web's R7 passed its replay in 1 of
+ * 3 to 5 runs that each failed hundreds of cases within it), and XPASS
+ * would tell its maintainer to delete the entry of a bug seen in that very
+ * run.  Decided by k->case_replay alone, never by the detail's text, and
+ * again on a merge with the failures of every shard.  Returns 1 if k is
+ * such an intermittent XFAIL; any other entry is left as it is. */
 int bc_known_settle(bc_known_result *k);
 
 /* Copies entries into res->known (0, or -1 out of memory); matches res's
