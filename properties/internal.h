@@ -328,16 +328,29 @@ void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],
                   int64_t rejects[BC_ERR_KIND_COUNT]);
 /* partial-precision's judgement of acceptance q of an explicit case whose
  * axes_mapping is unknown (RULES.md §14.9): by the check's own method (one
- * target axis at a time), by the full walk of every mapping (no cap), or by
- * a deliberately wrong variant of the first; the last two are for tests
- * (properties/partial.c says why the first two agree). */
+ * target axis at a time), or by the full walk of every mapping (no cap),
+ * for tests (properties/partial.c says why the two agree). */
 typedef enum bc_umap_method {
     BC_UMAP_BY_AXIS,
-    BC_UMAP_FULL_WALK,
-    BC_UMAP_WRONG_NO_SUFFIX
+    BC_UMAP_FULL_WALK
 } bc_umap_method;
 bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
                                       bc_umap_method method, char *detail, size_t cap);
+/* The method by axis with another rule for which blocks of the splits
+ * (input axes i..j-1 onto target axis k) it takes, so that a test can plant
+ * a wrong one and see the full walk tell it apart; the check's own rule is
+ * bc_umap_block_in_split.  What a rule may ask of the splits: */
+typedef struct bc_umap_splits bc_umap_splits;
+/* input axes 0..i-1 split onto target axes 0..k-1 */
+int bc_umap_prefix(const bc_umap_splits *s, int k, int i);
+/* input axes i..j-1 onto target axis k is an accepted block */
+int bc_umap_block(const bc_umap_splits *s, int k, int i, int j);
+/* input axes j.. split onto target axes k.. */
+int bc_umap_suffix(const bc_umap_splits *s, int k, int j);
+typedef int (*bc_umap_block_rule)(const bc_umap_splits *s, int k, int i, int j);
+int bc_umap_block_in_split(const bc_umap_splits *s, int k, int i, int j);
+bc_check bc_unknown_mapping_precision_by(const bc_pvector *c, const bc_pshape *q,
+                                         bc_umap_block_rule takes, char *detail, size_t cap);
 /* partial-soundness's judgement of answer a on such a case (for tests). */
 bc_check bc_unknown_mapping_soundness(const bc_pvector *c, const bc_sut_panswer *a, char *detail,
                                      size_t cap);
