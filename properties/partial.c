@@ -2107,15 +2107,27 @@ static void renumber_symbols(bc_pvector *v)
     v->syms.count = count;
 }
 
+/* pshrink_candidate as the parse of its line makes it (scratch: two
+ * bc_vector): its symbols renumbered, and an unknown mapping left with no
+ * entry the empty mapping its line ("axes-mapping=") says. */
+static int pshrink_step(const bc_pvector *c, long idx, bc_vector *scratch, bc_pvector *out)
+{
+    int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
+    if (k == 1) {
+        renumber_symbols(out);
+        if ((out->params.options & BC_OPT_AXES_UNKNOWN) && out->params.naxes == 0)
+            out->params.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+    }
+    return k;
+}
+
 int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
 {
     bc_vector *scratch = malloc(2 * sizeof *scratch);
     if (!scratch)
         return -1;
-    int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
+    int k = pshrink_step(c, idx, scratch, out);
     free(scratch);
-    if (k == 1)
-        renumber_symbols(out);
     return k;
 }
 
@@ -2124,7 +2136,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
 {
     ctx->stopped = BC_SHRINK_MINIMAL;
     bc_pvector *cand = malloc(sizeof *cand);
-    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_candidate's */
+    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_step's */
     if (!cand || !scratch) {
         free(cand);
         free(scratch);
@@ -2140,13 +2152,12 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
             ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
         }
-        int k = pshrink_candidate(c, idx, scratch, scratch + 1, cand);
+        int k = pshrink_step(c, idx, scratch, cand);
         if (k < 0)
             break;
         idx++;
         if (k == 0)
             continue;
-        renumber_symbols(cand);
         bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stopped != BC_SHRINK_MINIMAL ||
