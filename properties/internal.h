@@ -117,6 +117,20 @@ typedef struct bc_failure {
     int known;             /* -1, or the index of the known divergence that explains it */
 } bc_failure;
 
+/* What replaying a known divergence's case showed (reports: case_replay).
+ * The status follows from it and the run's failures (bc_known_settle); the
+ * merge reads it back from the shard that replayed the entry, so the two
+ * decide alike without reading the detail's prose. */
+typedef enum bc_case_replay {
+    BC_CASE_NOT_REPLAYED, /* another shard's, its cell not selected, the run stopped, ... */
+    BC_CASE_FAILS,
+    BC_CASE_PASSES,
+    BC_CASE_DECLINED      /* the SUT declines it now */
+} bc_case_replay;
+const char *bc_case_replay_name(bc_case_replay r); /* "not-replayed", "fails", ... */
+/* r's value for name; BC_CASE_NOT_REPLAYED for NULL or a name it does not know */
+bc_case_replay bc_case_replay_from_name(const char *name);
+
 /* A known divergence of the run (bc_run_config.known), with its outcome;
  * every string owned (strdup). */
 typedef struct bc_known_result {
@@ -130,21 +144,21 @@ typedef struct bc_known_result {
     int reach;
     void *detail_regex; /* a compiled reach_detail (regex_t), or NULL */
     bc_known_status status;
+    bc_case_replay case_replay; /* what its case's replay showed, whatever the status */
     char detail[512];
     int explained;      /* shrunk failures it explains */
     int64_t reach_hits; /* failing cases within its reach, counted as checked */
 } bc_known_result;
 
-/* What a replayed entry whose case passes says (detail). */
-#define BC_KNOWN_CASE_PASSES "its case passes"
-
-/* An entry whose case passed when replayed (XPASS) though failures of the
- * run lie within it (its reach, or a shrink that ended on its case) is
- * XFAIL: it fails intermittently.  An unwritten output shows only on dirty
- * memory (ort-web's R7 passed its replay in 1 of 3 to 5 runs that each
- * failed hundreds of cases within it), and XPASS would tell its
- * maintainer to delete the entry of a bug seen in that very run.  Returns
- * 1 if it changed k. */
+/* The status and detail of an entry whose case passed when replayed: XPASS,
+ * unless failures of the run lie within it (its reach, or a shrink that
+ * ended on its case): then XFAIL, it fails intermittently.  An unwritten
+ * output shows only on dirty memory (ort-web's R7 passed its replay in 1 of
+ * 3 to 5 runs that each failed hundreds of cases within it), and XPASS
+ * would tell its maintainer to delete the entry of a bug seen in that very
+ * run.  Decided by k->case_replay alone, never by the detail's text, and
+ * again on a merge with the failures of every shard.  Returns 1 if k is
+ * such an intermittent XFAIL; any other entry is left as it is. */
 int bc_known_settle(bc_known_result *k);
 
 /* Copies entries into res->known (0, or -1 out of memory); matches res's
@@ -314,16 +328,29 @@ void bc_pclassify(const bc_pvector *c, int64_t coverage[BC_COV_COUNT],
                   int64_t rejects[BC_ERR_KIND_COUNT]);
 /* partial-precision's judgement of acceptance q of an explicit case whose
  * axes_mapping is unknown (RULES.md §14.9): by the check's own method (one
- * target axis at a time), by the full walk of every mapping (no cap), or by
- * a deliberately wrong variant of the first; the last two are for tests
- * (properties/partial.c says why the first two agree). */
+ * target axis at a time), or by the full walk of every mapping (no cap),
+ * for tests (properties/partial.c says why the two agree). */
 typedef enum bc_umap_method {
     BC_UMAP_BY_AXIS,
-    BC_UMAP_FULL_WALK,
-    BC_UMAP_WRONG_NO_SUFFIX
+    BC_UMAP_FULL_WALK
 } bc_umap_method;
 bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
                                       bc_umap_method method, char *detail, size_t cap);
+/* The method by axis with another rule for which blocks of the splits
+ * (input axes i..j-1 onto target axis k) it takes, so that a test can plant
+ * a wrong one and see the full walk tell it apart; the check's own rule is
+ * bc_umap_block_in_split.  What a rule may ask of the splits: */
+typedef struct bc_umap_splits bc_umap_splits;
+/* input axes 0..i-1 split onto target axes 0..k-1 */
+int bc_umap_prefix(const bc_umap_splits *s, int k, int i);
+/* input axes i..j-1 onto target axis k is an accepted block */
+int bc_umap_block(const bc_umap_splits *s, int k, int i, int j);
+/* input axes j.. split onto target axes k.. */
+int bc_umap_suffix(const bc_umap_splits *s, int k, int j);
+typedef int (*bc_umap_block_rule)(const bc_umap_splits *s, int k, int i, int j);
+int bc_umap_block_in_split(const bc_umap_splits *s, int k, int i, int j);
+bc_check bc_unknown_mapping_precision_by(const bc_pvector *c, const bc_pshape *q,
+                                         bc_umap_block_rule takes, char *detail, size_t cap);
 /* partial-soundness's judgement of answer a on such a case (for tests). */
 bc_check bc_unknown_mapping_soundness(const bc_pvector *c, const bc_sut_panswer *a, char *detail,
                                      size_t cap);

@@ -265,6 +265,7 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
     for (int i = 0; i < res->nknown; i++) {
         bc_known_result *k = &res->known[i];
         k->status = BC_KNOWN_NOT_CHECKED;
+        k->case_replay = BC_CASE_NOT_REPLAYED;
         int p = bc_property_from_name(k->property);
         if (p < 0 || i % (res->shard_count > 0 ? res->shard_count : 1) != res->shard_index) {
             snprintf(k->detail, sizeof k->detail, "replayed on shard %d",
@@ -309,15 +310,16 @@ void bc_known_replay(bc_run_result *res, const bc_sut *sut, int (*stop)(void *),
         switch (verdict) {
         case 1:
             k->status = BC_KNOWN_XFAIL;
+            k->case_replay = BC_CASE_FAILS;
             snprintf(k->detail, sizeof k->detail, "%.*s", fit, detail);
             break;
         case 0:
-            k->status = BC_KNOWN_XPASS;
-            snprintf(k->detail, sizeof k->detail, BC_KNOWN_CASE_PASSES);
+            k->case_replay = BC_CASE_PASSES;
             bc_known_settle(k);
             break;
         case 2:
             k->status = BC_KNOWN_XPASS;
+            k->case_replay = BC_CASE_DECLINED;
             snprintf(k->detail, sizeof k->detail, "its case is not checked: %.*s", fit, detail);
             break;
         case -3:

@@ -1058,7 +1058,7 @@ static int splits_from(const bc_pvector *c, int a, int i, unsigned char *tried, 
  * block's case (ok: 0 untried, else ACCEPTED or REJECTED, which a block
  * that does not keep its symbols is), P and S. */
 enum { BLOCK_REJECTED = 1, BLOCK_ACCEPTED };
-typedef struct split_table {
+typedef struct bc_umap_splits {
     int n, R;
     size_t w; /* n + 1 */
     unsigned char *ok, *P, *S;
@@ -1083,6 +1083,26 @@ static int split_s(const split_table *s, int t, int j)
 static int block_in_split(const split_table *s, int t, int i, int j)
 {
     return split_p(s, t, i) && *block_at(s, t, i, j) == BLOCK_ACCEPTED && split_s(s, t + 1, j);
+}
+
+int bc_umap_prefix(const bc_umap_splits *s, int k, int i)
+{
+    return split_p(s, k, i);
+}
+
+int bc_umap_block(const bc_umap_splits *s, int k, int i, int j)
+{
+    return *block_at(s, k, i, j) == BLOCK_ACCEPTED;
+}
+
+int bc_umap_suffix(const bc_umap_splits *s, int k, int j)
+{
+    return split_s(s, k, j);
+}
+
+int bc_umap_block_in_split(const bc_umap_splits *s, int k, int i, int j)
+{
+    return block_in_split(s, k, i, j);
 }
 
 static void split_table_free(split_table *s)
@@ -1128,11 +1148,11 @@ static int split_table_fill(const bc_pvector *c, split_table *s, conc *x, bc_pve
     return 1;
 }
 
-/* Points 2 to 6 above, for the mappings of length n.  wrong_no_suffix: a
- * deliberately wrong variant for the tests (a block counts without a
- * split of the axes after it), which the full walk must tell apart. */
+/* Points 2 to 6 above, for the mappings of length n, through the blocks
+ * `takes` takes (block_in_split; another only in a test's planted wrong
+ * rule, bc_unknown_mapping_precision_by). */
 static int tally_blocks(const bc_pvector *c, mapping_tally *t, conc *x, bc_pvector *m,
-                        int wrong_no_suffix)
+                        bc_umap_block_rule takes)
 {
     const int n = c->shapes[0].rank, R = c->shapes[1].rank;
     if (!t->open) { /* nothing to reach: one accepted split will do */
@@ -1149,9 +1169,7 @@ static int tally_blocks(const bc_pvector *c, mapping_tally *t, conc *x, bc_pvect
         for (int k = 0; k < R && k < t->q->rank && t->open && t->found; k++)
             for (int i = 0; i <= n && (t->need[k][0] || t->need[k][1]); i++)
                 for (int j = i; j <= n && (t->need[k][0] || t->need[k][1]); j++) {
-                    if (!(wrong_no_suffix
-                              ? split_p(&s, k, i) && *block_at(&s, k, i, j) == BLOCK_ACCEPTED
-                              : block_in_split(&s, k, i, j)))
+                    if (!takes(&s, k, i, j))
                         continue;
                     block_case(c, k, i, j, m);
                     if (witness(m, x, -1, 0))
@@ -1343,7 +1361,8 @@ static bc_check tally_verdict(const bc_pvector *c, const mapping_tally *t, const
 /* partial-precision on an unknown mapping; a is the SUT's answer, an
  * acceptance. */
 static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_panswer *a,
-                                          bc_umap_method method, char *detail, size_t cap)
+                                          bc_umap_method method, bc_umap_block_rule takes,
+                                          char *detail, size_t cap)
 {
     if (has_dynamic_rank(c)) {
         snprintf(detail, cap, "not checked: a shape of unknown rank (RULES.md §14.5)");
@@ -1361,7 +1380,7 @@ static bc_check unknown_mapping_precision(const bc_pvector *c, const bc_sut_pans
         walk_start(c, &w);
         for (int li = 0; li < w.nlen && ok && !tally_done(&t); li++)
             if (w.lens[li] == c->shapes[0].rank)
-                ok = tally_blocks(c, &t, x, m, method == BC_UMAP_WRONG_NO_SUFFIX);
+                ok = tally_blocks(c, &t, x, m, takes);
             else if (length_may_pass(c, w.lens[li]))
                 tally_walk(c, w.lens[li], 0, 0, &t, x, m);
     }
@@ -1380,14 +1399,27 @@ bc_check bc_unknown_mapping_soundness(const bc_pvector *c, const bc_sut_panswer 
     return unknown_mapping_agree(c, a, 0, detail, cap);
 }
 
-bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
-                                      bc_umap_method method, char *detail, size_t cap)
+/* an acceptance of q, judged */
+static bc_check judge_acceptance(const bc_pvector *c, const bc_pshape *q, bc_umap_method method,
+                                 bc_umap_block_rule takes, char *detail, size_t cap)
 {
     bc_sut_panswer a;
     memset(&a, 0, sizeof a);
     a.status = BC_SUT_OK;
     a.shape = *q;
-    return unknown_mapping_precision(c, &a, method, detail, cap);
+    return unknown_mapping_precision(c, &a, method, takes, detail, cap);
+}
+
+bc_check bc_unknown_mapping_precision(const bc_pvector *c, const bc_pshape *q,
+                                      bc_umap_method method, char *detail, size_t cap)
+{
+    return judge_acceptance(c, q, method, block_in_split, detail, cap);
+}
+
+bc_check bc_unknown_mapping_precision_by(const bc_pvector *c, const bc_pshape *q,
+                                         bc_umap_block_rule takes, char *detail, size_t cap)
+{
+    return judge_acceptance(c, q, BC_UMAP_BY_AXIS, takes, detail, cap);
 }
 
 static bc_check concretizations_agree(bc_check_ctx *ctx, const bc_pvector *c, int symbols,
@@ -1429,7 +1461,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
     if (a.status != BC_SUT_OK)
         return BC_CHECK_PASS; /* nothing claimed: a wrong rejection is partial-soundness's */
     if (is_unknown_mapping(c))
-        return unknown_mapping_precision(c, &a, BC_UMAP_BY_AXIS, detail, cap);
+        return unknown_mapping_precision(c, &a, BC_UMAP_BY_AXIS, block_in_split, detail, cap);
     if (crosses_axes(c) || has_dynamic_rank(c)) {
         snprintf(detail, cap, "not checked: %s (RULES.md §14.5)",
                  has_dynamic_rank(c) ? "a shape of unknown rank"
@@ -2075,15 +2107,27 @@ static void renumber_symbols(bc_pvector *v)
     v->syms.count = count;
 }
 
+/* pshrink_candidate as the parse of its line makes it (scratch: two
+ * bc_vector): its symbols renumbered, and an unknown mapping left with no
+ * entry the empty mapping its line ("axes-mapping=") says. */
+static int pshrink_step(const bc_pvector *c, long idx, bc_vector *scratch, bc_pvector *out)
+{
+    int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
+    if (k == 1) {
+        renumber_symbols(out);
+        if ((out->params.options & BC_OPT_AXES_UNKNOWN) && out->params.naxes == 0)
+            out->params.options &= ~(unsigned)BC_OPT_AXES_UNKNOWN;
+    }
+    return k;
+}
+
 int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
 {
     bc_vector *scratch = malloc(2 * sizeof *scratch);
     if (!scratch)
         return -1;
-    int k = pshrink_candidate(c, idx, scratch, scratch + 1, out);
+    int k = pshrink_step(c, idx, scratch, out);
     free(scratch);
-    if (k == 1)
-        renumber_symbols(out);
     return k;
 }
 
@@ -2092,7 +2136,7 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
 {
     ctx->stopped = BC_SHRINK_MINIMAL;
     bc_pvector *cand = malloc(sizeof *cand);
-    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_candidate's */
+    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_step's */
     if (!cand || !scratch) {
         free(cand);
         free(scratch);
@@ -2108,13 +2152,12 @@ int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t m
             ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
         }
-        int k = pshrink_candidate(c, idx, scratch, scratch + 1, cand);
+        int k = pshrink_step(c, idx, scratch, cand);
         if (k < 0)
             break;
         idx++;
         if (k == 0)
             continue;
-        renumber_symbols(cand);
         bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stopped != BC_SHRINK_MINIMAL ||

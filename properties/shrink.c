@@ -227,9 +227,10 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
     }
     idx -= BLOCK_CANDIDATES;
     /* 2. drop a block of frame axes, halves first (step 7 below, many at once:
-     * a rank-60 case needs a few steps, not 60) */
+     * a rank-60 case needs a few steps, not 60): bc_shrink_axes_candidate's
+     * first steps, as the partial shrinker takes them */
     if (idx < BLOCK_CANDIDATES)
-        return drop_frame_block(c, idx, out);
+        return bc_shrink_axes_candidate(c, idx, out);
     idx -= BLOCK_CANDIDATES;
     /* 3. drop an operand (n-ary rules keep at least one) */
     if (idx < n) {
@@ -299,15 +300,13 @@ static int candidate(const bc_vector *c, long idx, bc_vector *out)
     idx -= BC_MAX_RANK;
     /* 7. drop one axis of the frame: from every operand lined up with it
      * (spec/RULES.md's alignment of the rule), renumbering explicit's axes
-     * list and pdpd's axis so that the others stay lined up as they were */
-    if (idx < BC_MAX_RANK)
-        return drop_frame_axis(c, (int)idx, out);
-    idx -= BC_MAX_RANK;
-    /* 7b. explicit axes-mapping: drop an input axis with its entry, the
-     * target kept (step 7 drops the target axis too) */
-    if (idx < BC_MAX_RANK)
-        return drop_mapped_input_axis(c, (int)idx, out);
-    idx -= BC_MAX_RANK;
+     * list and pdpd's axis so that the others stay lined up as they were;
+     * 7b. explicit axes-mapping: drop an input axis with its entry, the
+     * target kept (step 7 drops the target axis too): the rest of
+     * bc_shrink_axes_candidate's steps, after the simpler ones above */
+    if (idx < 2L * BC_MAX_RANK)
+        return bc_shrink_axes_candidate(c, BLOCK_CANDIDATES + idx, out);
+    idx -= 2L * BC_MAX_RANK;
     /* 8. drop one axis of one operand */
     if (idx < (long)n * BC_MAX_RANK) {
         int i = (int)(idx / BC_MAX_RANK), k = (int)(idx % BC_MAX_RANK);

@@ -693,6 +693,10 @@ static int collect_known(merger *m)
             if (!status || strcmp(status, "not-checked") == 0)
                 continue;
             k->status = strcmp(status, "xfail") == 0 ? BC_KNOWN_XFAIL : BC_KNOWN_XPASS;
+            /* absent from a report of a broadcheck before it: the status
+             * stands as that shard wrote it */
+            k->case_replay =
+                bc_case_replay_from_name(json_string_value(json_object_get(mine, "case_replay")));
             const char *detail = json_string_value(json_object_get(mine, "detail"));
             snprintf(k->detail, sizeof k->detail, "%s", detail ? detail : "");
         }
@@ -933,7 +937,8 @@ static int merge(merger *m)
         snprintf(m->why, m->cap, "out of memory");
         return -1;
     }
-    /* the shard that replayed an entry may not be the one that saw it fail */
+    /* the shard that replayed an entry may not be the one that saw it fail,
+     * and its detail counts its own failures only */
     for (int i = 0; i < m->res->nknown; i++)
         bc_known_settle(&m->res->known[i]);
     return 0;

@@ -677,6 +677,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
             jset(jk, "reach", json_null(), &bad);
         }
         jset(jk, "status", json_string(bc_known_status_name(k->status)), &bad);
+        jset(jk, "case_replay", json_string(bc_case_replay_name(k->case_replay)), &bad);
         jset(jk, "detail", jstr(k->detail), &bad);
         jset(jk, "explained", json_integer(k->explained), &bad);
         jset(jk, "reach_hits", json_integer(k->reach_hits), &bad);

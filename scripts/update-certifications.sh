@@ -41,6 +41,47 @@ if [ ${#made[@]} = 0 ]; then
 fi
 mkdir -p docs/certifications/reports
 cp "${made[@]}" docs/certifications/reports/
+# Paths in the reports (the manifest; a worker's or a --manifest in the
+# SUT's name, arguments and replay lines) relative to the checkout, in
+# every stored report: a run writes them as the checkout that made it had
+# them (/work/wt/NAME/sut_adapters/...), which means nothing to a reader of
+# another.  A path is cut where the checkout's part begins: at its first
+# component naming a top-level entry of this checkout (or build) whose rest
+# exists here, else at the first such component; a path with none
+# (/usr/bin/node) is kept.
+python3 - docs/certifications/reports/*.json <<'RELATIVE'
+import json, os, re, sys
+root = os.getcwd()
+tops = set(os.listdir(root)) | {"build"}
+
+def relative(path):
+    if path.startswith(root + "/"):
+        return os.path.relpath(path, root)
+    parts = path.split("/")
+    cuts = [i for i, c in enumerate(parts) if c in tops]
+    for i in cuts:
+        if os.path.exists(os.path.join(root, *parts[i:])):
+            return "/".join(parts[i:])
+    return "/".join(parts[cuts[0]:]) if cuts else path
+
+# an absolute path: a word, or the part after "exec:" or "=", from a "/"
+ABSOLUTE = re.compile(r"(?:(?<=^)|(?<=[\s:=]))/[^\s'\"]+")
+for name in sys.argv[1:]:
+    text = open(name, encoding="utf-8").read()
+    report = json.loads(text)
+    sut = report.get("sut") or {}
+    fields = [sut.get("manifest") or "", sut.get("name") or "", sut.get("args") or ""]
+    fields += [f.get("replay") or "" for f in report.get("failures") or []]
+    paths = {p for f in fields for p in ABSOLUTE.findall(f)}
+    changed = text
+    for p in sorted(paths, key=len, reverse=True):
+        r = relative(p)
+        if r != p:
+            changed = changed.replace(json.dumps(p)[1:-1], json.dumps(r)[1:-1])
+    if changed != text:
+        json.loads(changed)  # still a report
+        open(name, "w", encoding="utf-8").write(changed)
+RELATIVE
 "$build/broadcheck" summarize --title "Certifications of real libraries" \
   --markdown "$out/table.md" docs/certifications/reports/*.json || [ $? = 1 ]
 # The generated table replaces the section between the markers; the text

@@ -53,8 +53,8 @@ bc_js_certify(ort.certify ${BC_ORT_PACKAGES} ${BC_ORT_SUT} none,numpy,onnx-uni,b
               ort.manifest.json)
 # MatMul (RULES.md §15), the node build only, values included: O6 (an
 # unwritten output, onnxruntime.md) shows on every run since the worker
-# runs each value question again into a 0xA5-filled output; before, it
-# showed only with dirty memory from malloc, and its known case could XPASS.
+# runs each value question into a 0xA5-filled output; before, it showed
+# only with dirty memory from malloc, and its known case could XPASS.
 bc_js_test(ort.matmul.certify pass ${BC_ORT_PACKAGES} $<TARGET_FILE:broadcheck> run --sut ${BC_ORT_SUT}
            --rule matmul
            --property shape-differential,matmul-batch-is-numpy,matmul-swap-transposes,matmul-values
@@ -66,8 +66,8 @@ set_tests_properties(adapters-js.ort.matmul.certify PROPERTIES PROCESSORS 2)
 # (tf.matMul on each tfjs backend, MatMul on onnxruntime-web), each with its
 # manifest: T5 (tfjs.md), W6-W8 (tfjs-wasm.md), R5-R7 (ort-web.md).
 # ort-web leaves matmul-values out: R7 (O6's unwritten output) shows only
-# where the wasm heap is not 0 already (the node worker's poisoned second
-# run is not available there), and its known case XPASSed in 1 of 3 to 5
+# where the wasm heap is not 0 already (the node worker's poisoned output
+# is not available there), and its known case XPASSed in 1 of 3 to 5
 # short runs (ort-web.md); the long runs check it.
 function(bc_js_matmul_certify name packages sut manifest properties)
   bc_js_test(${name}.matmul.certify pass ${packages} $<TARGET_FILE:broadcheck> run --sut ${sut}

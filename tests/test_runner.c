@@ -1052,6 +1052,109 @@ static void test_pshrink_pdpd_keeps_its_axis(void **state)
     assert_string_equal(line, "pdpd axis=0 [0] [0]");
 }
 
+/* Each simplification of partial case `line` (its expectation left out:
+ * "-> error") is the case its own line parses to, symbols numbered in the
+ * order they first appear (a replay in a fresh process, and an external
+ * SUT sent the symbol table, see that case); returns how many of the
+ * nwant lines are among them. */
+static int pshrink_offers(const char *line, const char *const *want, int nwant)
+{
+    bc_pvector *v = malloc(sizeof *v), *cand = malloc(sizeof *cand), *again = malloc(sizeof *again);
+    assert_non_null(v);
+    assert_non_null(cand);
+    assert_non_null(again);
+    char why[512], text[4096], wanted[8][4096];
+    assert_true(nwant <= 8);
+    for (int w = 0; w < nwant; w++) {
+        if (bc_pvector_parse(want[w], again, why, sizeof why) != 1)
+            fail_msg("'%s': %s", want[w], why);
+        bc_pvector_format(again, wanted[w], sizeof wanted[w]);
+    }
+    assert_int_equal(bc_pvector_parse(line, v, why, sizeof why), 1);
+    unsigned found = 0;
+    for (long idx = 0;; idx++) {
+        int k = bc_pshrink_candidate(v, idx, cand);
+        if (k < 0)
+            break;
+        if (k == 0)
+            continue;
+        cand->expect = BC_EXPECT_ANY_ERROR;
+        bc_pvector_format(cand, text, sizeof text);
+        for (int w = 0; w < nwant; w++)
+            if (strcmp(text, wanted[w]) == 0)
+                found |= 1u << w;
+        if (bc_pvector_parse(text, again, why, sizeof why) != 1)
+            fail_msg("'%s' -> '%s': %s", line, text, why);
+        int same = again->syms.count == cand->syms.count && again->nshapes == cand->nshapes &&
+                   again->params.options == cand->params.options &&
+                   again->params.naxes == cand->params.naxes;
+        for (int e = 0; same && !(cand->params.options & BC_OPT_AXES_UNKNOWN) &&
+                        e < cand->params.naxes; e++)
+            same = again->params.axes[e] == cand->params.axes[e];
+        for (int i = 0; same && i < cand->syms.count; i++)
+            same = strcmp(again->syms.names[i], cand->syms.names[i]) == 0;
+        for (int i = 0; same && i < cand->nshapes; i++) {
+            same = again->shapes[i].rank == cand->shapes[i].rank;
+            for (int d = 0; same && d < cand->shapes[i].rank; d++)
+                same = again->shapes[i].dims[d].sym == cand->shapes[i].dims[d].sym &&
+                       again->shapes[i].dims[d].lo == cand->shapes[i].dims[d].lo &&
+                       again->shapes[i].dims[d].hi == cand->shapes[i].dims[d].hi;
+        }
+        if (!same)
+            fail_msg("'%s' -> '%s': not the case its line parses to (its symbols numbered "
+                     "otherwise, or its options)", line, text);
+    }
+    free(v);
+    free(cand);
+    free(again);
+    int n = 0;
+    for (int w = 0; w < nwant; w++) {
+        if (!(found & (1u << w)))
+            fprintf(stderr, "'%s' is no simplification of '%s'\n", wanted[w], line);
+        n += (found >> w) & 1;
+    }
+    return n;
+}
+
+/* A symbol shrinks everywhere at once: dropped (the other symbols
+ * renumbered), or made the static dim of its smallest value.  Here each
+ * use sits on another frame axis, so no shared-dim step takes both, and
+ * one use alone changes what the case says (N no longer equal there). */
+static void test_pshrink_a_symbol_everywhere(void **state)
+{
+    (void)state;
+    const char *want[] = {
+        "numpy [?,N:2..5,3] [N:2..5,?,1] -> error", /* M dropped: N is symbol 1 now */
+        "numpy [M,2..5,3] [2..5,M,1] -> error",     /* N dropped */
+        "numpy [M,2,3] [2,M,1] -> error",           /* N its smallest value */
+        "numpy [0,N:2..5,3] [N:2..5,0,1] -> error", /* M its smallest value */
+    };
+    assert_int_equal(pshrink_offers("numpy [M,N:2..5,3] [N:2..5,M,1] -> error", want, 4), 4);
+    /* uses whose intervals do not meet: no value is the smallest (5 is not
+     * in 2..3) */
+    const char *none[] = {"numpy [5,3] [3,5] -> error"};
+    assert_int_equal(pshrink_offers("numpy [N:2..3,3] [3,N:5..9] -> error", none, 1), 0);
+}
+
+/* An explicit mapping of unknown values loses an entry with its input
+ * axis, the target kept (either alone is a count mismatch, and the target
+ * axis goes with no input axis: the input lines up nowhere). */
+static void test_pshrink_drops_an_unknown_entry_with_its_axis(void **state)
+{
+    (void)state;
+    const char *want[] = {
+        "explicit axes-mapping=?,? [3,4] [2,5,3,4] -> error",
+        "explicit axes-mapping=?,? [2,4] [2,5,3,4] -> error",
+        "explicit axes-mapping=?,? [2,3] [2,5,3,4] -> error",
+    };
+    assert_int_equal(
+        pshrink_offers("explicit axes-mapping=?,?,? [2,3,4] [2,5,3,4] -> error", want, 3), 3);
+    /* the last entry: no unknown value is left, so the mapping is the empty
+     * one its line "axes-mapping=" says */
+    const char *empty[] = {"explicit axes-mapping= [] [2,5] -> error"};
+    assert_int_equal(pshrink_offers("explicit axes-mapping=? [2] [2,5] -> error", empty, 1), 1);
+}
+
 /* Every simplification of a value case is a case broadcheck computes:
  * "where" keeps its three operands (dropping one made a frame the worker
  * refused, charged to a correct SUT as an internal error), sum-to-shape
@@ -1343,6 +1446,8 @@ int main(void)
         cmocka_unit_test(test_shrink_drops_an_input_axis_with_its_entry),
         cmocka_unit_test(test_pshrink_explicit_mapping_and_interval),
         cmocka_unit_test(test_pshrink_pdpd_keeps_its_axis),
+        cmocka_unit_test(test_pshrink_a_symbol_everywhere),
+        cmocka_unit_test(test_pshrink_drops_an_unknown_entry_with_its_axis),
         cmocka_unit_test(test_value_cases_follow_the_caps),
         cmocka_unit_test(test_shape_cases_past_64_follow_the_caps),
         cmocka_unit_test(test_medium_tier_draws_long_float16_sums),

@@ -20,8 +20,8 @@ async function load() {
     version: `onnxruntime-node ${ort.env.versions.node}, CPU execution provider`,
     description: 'ONNX Runtime: one-node models of Add..Or, Sum/Max/Min (opsets 21 and 6), Where, Expand, PRelu, MatMul',
     matmul: true,
-    // Value questions run twice, the second time into a 0xA5-filled output
-    // (ort_sut.js, runPoisoned): an unwritten element shows on every run (O6).
+    // Value questions run into a 0xA5-filled output (ort_sut.js, runValues):
+    // an unwritten element shows on every run (O6).
     poisonOutputs: true,
     // One thread per session: broadcheck runs one worker per question in flight.
     // No memory arena or memory pattern: a session would keep its largest
