@@ -235,8 +235,9 @@ static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, 
     if (is_partial(property))
         bc_pproperty_gen(property, rule, run->partial_caps, run->caps.profiles, g, c->pv);
     else
-        bc_property_gen_tier(property, rule, &run->caps, &run->config->semantics,
-                             run->config->value_tier, g, c->v);
+        bc_property_gen_within(property, rule, &run->caps, &run->config->semantics,
+                               run->config->value_tier, run->config->max_bytes,
+                               run->config->max_question_bytes, g, c->v);
 }
 
 static bc_check case_check(int property, bc_check_ctx *ctx, const run_case *c, char *detail,
