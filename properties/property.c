@@ -895,13 +895,76 @@ static int same_question(bc_check_ctx *ctx, const bc_value_request *vr, bc_value
                                  ctx->arena);
 }
 
+/* The most elements a question's tensors hold (its output, or its largest
+ * input: a sum's gradient): what picks the oracle, and what makes a check
+ * long. */
+static int64_t request_work(const bc_value_request *vr)
+{
+    int64_t work = vr->req.out_capacity;
+    for (int i = 0; i < vr->req.ninputs; i++) {
+        bc_shape s = bc_tensor_shape(&vr->req.inputs[i]);
+        int64_t n;
+        if (bc_shape_numel(&s, &n) == BC_OK && n > work)
+            work = n;
+    }
+    return work;
+}
+
+/* 1 if the run is interrupted (ctx->stop says so) while a long check of
+ * question vr is in progress: the check is thrown away at once
+ * (ctx->stopped), instead of finishing its oracle and its comparison
+ * first.  A huge case's check makes a dozen passes over gigabytes, under
+ * memory pressure minutes; a SIGTERM waited for all of them.  Asked
+ * between the steps of a check and between the slabs of its comparison,
+ * only of questions past BC_VALUE_NAIVE_MAX_NUMEL (small checks end
+ * within microseconds anyway). */
+static int abandoned(bc_check_ctx *ctx, const bc_value_request *vr)
+{
+    if (ctx->stopped == BC_SHRINK_INTERRUPTED)
+        return 1;
+    if (!ctx->stop || request_work(vr) <= BC_VALUE_NAIVE_MAX_NUMEL ||
+        ctx->stop(ctx->hook) != BC_SHRINK_INTERRUPTED)
+        return 0;
+    ctx->stopped = BC_SHRINK_INTERRUPTED;
+    return 1;
+}
+
+/* What an abandoned check says (the run does not count it). */
+static bc_check interrupted_check(char *detail, size_t cap)
+{
+    snprintf(detail, cap, "not examined: the run was interrupted during the check");
+    return BC_CHECK_UNSUPPORTED;
+}
+
+/* The comparison's slab: a stop waits for one memcmp of this many bytes. */
+#define COMPARE_SLAB_BYTES ((int64_t)64 << 20)
+
+/* 1 if two contiguous outputs of `bytes` bytes hold the same bytes, 0 if
+ * some slab differs (the element-wise comparison then says where), -1 if
+ * the run was interrupted between slabs. */
+static int same_bytes_polled(bc_check_ctx *ctx, const bc_value_request *vr, const void *a,
+                             const void *b, int64_t bytes)
+{
+    for (int64_t at = 0; at < bytes; at += COMPARE_SLAB_BYTES) {
+        if (abandoned(ctx, vr))
+            return -1;
+        const int64_t n = bytes - at < COMPARE_SLAB_BYTES ? bytes - at : COMPARE_SLAB_BYTES;
+        if (memcmp((const char *)a + at, (const char *)b + at, (size_t)n) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Compares two value answers: statuses, shapes, then every element. */
 /* judge, with a tolerance per element (tols, row-major) when not NULL. */
-static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answer *got,
-                              const char *got_name, const bc_value_request *want_vr,
-                              const bc_sut_answer *want, const char *want_name, double tol,
-                              const double *tols, char *detail, size_t cap)
+static bc_check judge_bounded(bc_check_ctx *ctx, const bc_value_request *got_vr,
+                              const bc_sut_answer *got, const char *got_name,
+                              const bc_value_request *want_vr, const bc_sut_answer *want,
+                              const char *want_name, double tol, const double *tols,
+                              char *detail, size_t cap)
 {
+    if (abandoned(ctx, got_vr))
+        return interrupted_check(detail, cap);
     if (got->status == BC_SUT_UNSUPPORTED || want->status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
     int64_t numel;
@@ -912,6 +975,15 @@ static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answe
         /* the common case: compare the values (the answers are described below
          * only for a failure: formatting them cost more than the check) */
         bc_tensor gt = bc_value_output(got_vr, got), wt = bc_value_output(want_vr, want);
+        /* equal bytes are equal values: a long comparison by slabs, a stop
+         * between them; a slab that differs leaves it to the element-wise
+         * comparison, which says where */
+        const int64_t bytes = numel * (int64_t)bc_dtype_size(gt.dtype);
+        if (bytes > COMPARE_SLAB_BYTES && gt.dtype == wt.dtype) {
+            int same = same_bytes_polled(ctx, got_vr, gt.data, wt.data, bytes);
+            if (same != 0)
+                return same > 0 ? BC_CHECK_PASS : interrupted_check(detail, cap);
+        }
         return bc_value_differ_bounded(&gt, got_name, &wt, want_name, tol, tols, detail, cap)
                    ? BC_CHECK_FAIL
                    : BC_CHECK_PASS;
@@ -943,12 +1015,13 @@ static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answe
     return BC_CHECK_FAIL;
 }
 
-static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
-                      const char *got_name, const bc_value_request *want_vr,
-                      const bc_sut_answer *want, const char *want_name, double tol, char *detail,
-                      size_t cap)
+static bc_check judge(bc_check_ctx *ctx, const bc_value_request *got_vr,
+                      const bc_sut_answer *got, const char *got_name,
+                      const bc_value_request *want_vr, const bc_sut_answer *want,
+                      const char *want_name, double tol, char *detail, size_t cap)
 {
-    return judge_bounded(got_vr, got, got_name, want_vr, want, want_name, tol, NULL, detail, cap);
+    return judge_bounded(ctx, got_vr, got, got_name, want_vr, want, want_name, tol, NULL, detail,
+                         cap);
 }
 
 /* What a value property does with a case it cannot make tensors for. */
@@ -1073,20 +1146,17 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
         return not_concrete(why, detail, cap);
     bc_sut_answer got, want;
     ask_value(ctx, sut, &got);
+    if (abandoned(ctx, sut))
+        return interrupted_check(detail, cap);
     memset(&want, 0, sizeof want);
     /* The SUT's declared semantics (docs/ENGINE.md "Value semantics") are
      * what the oracle computes: checked, not excused. */
     if (oracle->req.kind == BC_VALUE_ELEMENTWISE)
         oracle->req.op = bc_op_under(oracle->req.op, dtype, &ctx->semantics);
     /* the naive oracle on small questions; the fast engine on large ones */
-    int64_t work = oracle->req.out_capacity;
-    for (int i = 0; i < oracle->req.ninputs; i++) {
-        bc_shape s = bc_tensor_shape(&oracle->req.inputs[i]);
-        int64_t n;
-        if (bc_shape_numel(&s, &n) == BC_OK && n > work)
-            work = n;
-    }
-    bc_reference_eval(bc_value_oracle(work), &oracle->req, &want);
+    bc_reference_eval(bc_value_oracle(request_work(oracle)), &oracle->req, &want);
+    if (abandoned(ctx, oracle))
+        return interrupted_check(detail, cap);
     double tol = 0;
     if (oracle->req.kind == BC_VALUE_SUM_TO_SHAPE && want.status == BC_SUT_OK) {
         bc_tensor wt = bc_value_output(oracle, &want);
@@ -1105,9 +1175,12 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
         bc_value_matmul_bounds(oracle, ctx->arena, &tols) != 0)
         return not_concrete("a sum of products that may round past the dtype's largest value: "
                             "no order-free bound", detail, cap);
-    if (got.status == BC_SUT_OK && want.status == BC_SUT_OK)
+    verdict = judge_bounded(ctx, sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail,
+                            cap);
+    if (got.status == BC_SUT_OK && want.status == BC_SUT_OK &&
+        ctx->stopped != BC_SHRINK_INTERRUPTED)
         ctx->compared_bytes += sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
-    return judge_bounded(sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail, cap);
+    return verdict;
 }
 
 static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
@@ -1127,7 +1200,8 @@ static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *d
     bc_sut_answer a, b;
     ask_value(ctx, plain, &a);
     ask_value(ctx, strided, &b);
-    return judge(strided, &b, "strided inputs", plain, &a, "C-contiguous inputs", 0, detail, cap);
+    return judge(ctx, strided, &b, "strided inputs", plain, &a, "C-contiguous inputs", 0, detail,
+                 cap);
 }
 
 /* The common start of the value metamorphic properties: the SUT's answer
@@ -1232,7 +1306,7 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
                               expanded, direct->req.out_dtype, numel, ctx->arena) != 0)
         return not_concrete("out of memory", detail, cap);
     ask_value(ctx, via, &b);
-    return judge(via, &b, "rule none on the operands broadcast first", direct, &a,
+    return judge(ctx, via, &b, "rule none on the operands broadcast first", direct, &a,
                  "the broadcasting operation", 0, detail, cap);
 }
 
@@ -1293,7 +1367,8 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
                    bc_op_under(BC_OP_ADD, x->dtype, &ctx->semantics) == BC_OP_ADD_SATURATE, &out);
     char name[96];
     snprintf(name, sizeof name, "the input times %lld", (long long)factor);
-    return judge(sum, &s, "sum-to-shape of the broadcast", expect, &want, name, 0, detail, cap);
+    return judge(ctx, sum, &s, "sum-to-shape of the broadcast", expect, &want, name, 0, detail,
+                 cap);
 }
 
 typedef bc_check (*check_fn)(bc_check_ctx *, const bc_vector *, char *, size_t);
