@@ -293,6 +293,28 @@ void bc_property_gen(int property, bc_rule rule, const bc_sut_value_caps *caps,
 void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *caps,
                           const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
                           bc_vector *c);
+/* The same within a memory budget (max_bytes, 0: none given) and a SUT's
+ * question limit (max_question_bytes, 0: none): a huge-tier case whose
+ * check needs more (bc_property_fits), or whose result is not past 2^31
+ * elements, is drawn again from r, up to BC_HUGE_DRAWS draws in all.  Kept:
+ * the first draw that fits and is past 2^31 (or a first draw the rule
+ * rejects), else the first that fits, else the last, whose check then says
+ * "not examined" with the bytes.  Other tiers, and no budget, draw once.
+ * Returns which draw was kept (1: the first). */
+#define BC_HUGE_DRAWS 64
+int bc_property_gen_within(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                           const bc_semantics *semantics, bc_value_tier tier, int64_t max_bytes,
+                           int64_t max_question_bytes, bc_prng *r, bc_vector *c);
+/* The bytes one check of value case c by property needs (-1: an element
+ * count past BC_VALUE_MAX_NUMEL; 0: the property passes c unexamined), the
+ * largest question's bytes in *question: what decides "not examined". */
+int64_t bc_property_check_bytes(int property, const bc_semantics *semantics, const bc_vector *c,
+                                int64_t *question);
+/* 1 if a check of c by property fits max_bytes (0: the default budget) and
+ * max_question_bytes (0: no limit); *bytes and *question as above. */
+int bc_property_fits(int property, const bc_semantics *semantics, int64_t max_bytes,
+                     int64_t max_question_bytes, const bc_vector *c, int64_t *bytes,
+                     int64_t *question);
 /* Checks one case; on failure writes what disagreed into detail. */
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap);

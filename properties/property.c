@@ -230,6 +230,69 @@ void bc_property_gen_tier(int property, bc_rule rule, const bc_sut_value_caps *c
                           const bc_semantics *semantics, bc_value_tier tier, bc_prng *r,
                           bc_vector *c)
 {
+    bc_property_gen_within(property, rule, caps, semantics, tier, 0, 0, r, c);
+}
+
+static void gen_one(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                    const bc_semantics *semantics, bc_value_tier tier, bc_prng *r, bc_vector *c);
+
+/* What the huge tier is for: a result past 2^31 elements (a case the rule
+ * rejects has none). */
+static int past_int32(const bc_vector *c)
+{
+    bc_shape result;
+    int64_t n;
+    return bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) == BC_OK &&
+           bc_shape_numel(&result, &n) == BC_OK && n > ((int64_t)1 << 31);
+}
+
+int bc_property_gen_within(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                           const bc_semantics *semantics, bc_value_tier tier, int64_t max_bytes,
+                           int64_t max_question_bytes, bc_prng *r, bc_vector *c)
+{
+    /* Drawn blind, 9 of 12 huge cases needed 8.6 to 43 GB and went
+     * unexamined (docs/PROPERTIES.md "The huge tier's budget"): the next
+     * draws of the same stream, so that the same seed gives the same case.
+     * Only the huge tier, whose budget is given: every small and medium
+     * case fits the default budget, and stays what it was. */
+    if (tier != BC_TIER_HUGE || max_bytes <= 0) {
+        gen_one(property, rule, caps, semantics, tier, r, c);
+        return 1;
+    }
+    /* Kept: the first draw that fits and is past 2^31 elements, or a first
+     * draw the rule rejects (the tier's share of rejections); failing that,
+     * the first draw that fits, drawn again from its state; failing that,
+     * the last, which is then not examined. */
+    bc_prng first_fit;
+    int first_fit_draw = 0;
+    for (int draw = 1;; draw++) {
+        const bc_prng before = *r;
+        gen_one(property, rule, caps, semantics, tier, r, c);
+        int64_t bytes, question;
+        const int fits = bc_property_fits(property, semantics, max_bytes, max_question_bytes, c,
+                                          &bytes, &question);
+        bc_shape result;
+        if (fits && (past_int32(c) ||
+                     (draw == 1 && bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) !=
+                                       BC_OK)))
+            return draw;
+        if (fits && !first_fit_draw) {
+            first_fit = before;
+            first_fit_draw = draw;
+        }
+        if (draw < BC_HUGE_DRAWS)
+            continue;
+        if (!first_fit_draw)
+            return draw;
+        *r = first_fit;
+        gen_one(property, rule, caps, semantics, tier, r, c);
+        return first_fit_draw;
+    }
+}
+
+static void gen_one(int property, bc_rule rule, const bc_sut_value_caps *caps,
+                    const bc_semantics *semantics, bc_value_tier tier, bc_prng *r, bc_vector *c)
+{
     bc_gen_request req = {.rule = rule, .reject_percent = 30,
                           .sut_max_operands = caps->max_operands};
     const unsigned all_kinds = (1u << BC_VALUE_OP_COUNT) - 1;
@@ -832,13 +895,76 @@ static int same_question(bc_check_ctx *ctx, const bc_value_request *vr, bc_value
                                  ctx->arena);
 }
 
+/* The most elements a question's tensors hold (its output, or its largest
+ * input: a sum's gradient): what picks the oracle, and what makes a check
+ * long. */
+static int64_t request_work(const bc_value_request *vr)
+{
+    int64_t work = vr->req.out_capacity;
+    for (int i = 0; i < vr->req.ninputs; i++) {
+        bc_shape s = bc_tensor_shape(&vr->req.inputs[i]);
+        int64_t n;
+        if (bc_shape_numel(&s, &n) == BC_OK && n > work)
+            work = n;
+    }
+    return work;
+}
+
+/* 1 if the run is interrupted (ctx->stop says so) while a long check of
+ * question vr is in progress: the check is thrown away at once
+ * (ctx->stopped), instead of finishing its oracle and its comparison
+ * first.  A huge case's check makes a dozen passes over gigabytes, under
+ * memory pressure minutes; a SIGTERM waited for all of them.  Asked
+ * between the steps of a check and between the slabs of its comparison,
+ * only of questions past BC_VALUE_NAIVE_MAX_NUMEL (small checks end
+ * within microseconds anyway). */
+static int abandoned(bc_check_ctx *ctx, const bc_value_request *vr)
+{
+    if (ctx->stopped == BC_SHRINK_INTERRUPTED)
+        return 1;
+    if (!ctx->stop || request_work(vr) <= BC_VALUE_NAIVE_MAX_NUMEL ||
+        ctx->stop(ctx->hook) != BC_SHRINK_INTERRUPTED)
+        return 0;
+    ctx->stopped = BC_SHRINK_INTERRUPTED;
+    return 1;
+}
+
+/* What an abandoned check says (the run does not count it). */
+static bc_check interrupted_check(char *detail, size_t cap)
+{
+    snprintf(detail, cap, "not examined: the run was interrupted during the check");
+    return BC_CHECK_UNSUPPORTED;
+}
+
+/* The comparison's slab: a stop waits for one memcmp of this many bytes. */
+#define COMPARE_SLAB_BYTES ((int64_t)64 << 20)
+
+/* 1 if two contiguous outputs of `bytes` bytes hold the same bytes, 0 if
+ * some slab differs (the element-wise comparison then says where), -1 if
+ * the run was interrupted between slabs. */
+static int same_bytes_polled(bc_check_ctx *ctx, const bc_value_request *vr, const void *a,
+                             const void *b, int64_t bytes)
+{
+    for (int64_t at = 0; at < bytes; at += COMPARE_SLAB_BYTES) {
+        if (abandoned(ctx, vr))
+            return -1;
+        const int64_t n = bytes - at < COMPARE_SLAB_BYTES ? bytes - at : COMPARE_SLAB_BYTES;
+        if (memcmp((const char *)a + at, (const char *)b + at, (size_t)n) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Compares two value answers: statuses, shapes, then every element. */
 /* judge, with a tolerance per element (tols, row-major) when not NULL. */
-static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answer *got,
-                              const char *got_name, const bc_value_request *want_vr,
-                              const bc_sut_answer *want, const char *want_name, double tol,
-                              const double *tols, char *detail, size_t cap)
+static bc_check judge_bounded(bc_check_ctx *ctx, const bc_value_request *got_vr,
+                              const bc_sut_answer *got, const char *got_name,
+                              const bc_value_request *want_vr, const bc_sut_answer *want,
+                              const char *want_name, double tol, const double *tols,
+                              char *detail, size_t cap)
 {
+    if (abandoned(ctx, got_vr))
+        return interrupted_check(detail, cap);
     if (got->status == BC_SUT_UNSUPPORTED || want->status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
     int64_t numel;
@@ -849,6 +975,15 @@ static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answe
         /* the common case: compare the values (the answers are described below
          * only for a failure: formatting them cost more than the check) */
         bc_tensor gt = bc_value_output(got_vr, got), wt = bc_value_output(want_vr, want);
+        /* equal bytes are equal values: a long comparison by slabs, a stop
+         * between them; a slab that differs leaves it to the element-wise
+         * comparison, which says where */
+        const int64_t bytes = numel * (int64_t)bc_dtype_size(gt.dtype);
+        if (bytes > COMPARE_SLAB_BYTES && gt.dtype == wt.dtype) {
+            int same = same_bytes_polled(ctx, got_vr, gt.data, wt.data, bytes);
+            if (same != 0)
+                return same > 0 ? BC_CHECK_PASS : interrupted_check(detail, cap);
+        }
         return bc_value_differ_bounded(&gt, got_name, &wt, want_name, tol, tols, detail, cap)
                    ? BC_CHECK_FAIL
                    : BC_CHECK_PASS;
@@ -880,12 +1015,13 @@ static bc_check judge_bounded(const bc_value_request *got_vr, const bc_sut_answe
     return BC_CHECK_FAIL;
 }
 
-static bc_check judge(const bc_value_request *got_vr, const bc_sut_answer *got,
-                      const char *got_name, const bc_value_request *want_vr,
-                      const bc_sut_answer *want, const char *want_name, double tol, char *detail,
-                      size_t cap)
+static bc_check judge(bc_check_ctx *ctx, const bc_value_request *got_vr,
+                      const bc_sut_answer *got, const char *got_name,
+                      const bc_value_request *want_vr, const bc_sut_answer *want,
+                      const char *want_name, double tol, char *detail, size_t cap)
 {
-    return judge_bounded(got_vr, got, got_name, want_vr, want, want_name, tol, NULL, detail, cap);
+    return judge_bounded(ctx, got_vr, got, got_name, want_vr, want, want_name, tol, NULL, detail,
+                         cap);
 }
 
 /* What a value property does with a case it cannot make tensors for. */
@@ -895,27 +1031,89 @@ static bc_check not_concrete(const char *why, char *detail, size_t cap)
     return BC_CHECK_UNSUPPORTED;
 }
 
-/* 1 (with *verdict "unsupported" and why in detail) when a check of c
- * would need more memory than the run's budget, or a question larger
- * than the SUT takes: such a case is not examined, never passed or
- * failed (docs/PROPERTIES.md "Value tiers").  The check makes input_sets
- * copies of the inputs, `outputs` outputs, and `extra` bytes of scratch
- * per result element; a question carries up to `carried` tensors of the
- * result's size besides its own inputs (broadcast-then-elementwise). */
-static int over_budget(const bc_check_ctx *ctx, const bc_vector *c, int input_sets, int outputs,
-                       int64_t extra, int carried, bc_check *verdict, char *detail, size_t cap)
+/* The memory one check of value case c by `property` takes (-1: some
+ * count past BC_VALUE_MAX_NUMEL), and in *question the bytes of its
+ * largest question to the SUT: the one definition that both "not examined"
+ * (over_budget) and the huge tier's drawing within the budget
+ * (bc_property_gen_within) go by.  A case the property passes unexamined
+ * (no values, nothing of its kind) takes nothing. */
+int64_t bc_property_check_bytes(int property, const bc_semantics *semantics, const bc_vector *c,
+                                int64_t *question)
 {
-    int64_t question = 0;
-    int64_t bytes = bc_value_check_bytes(c, input_sets, outputs, extra, &question);
-    const int64_t budget = ctx->max_bytes > 0 ? ctx->max_bytes : BC_VALUE_DEFAULT_MAX_BYTES;
+    *question = 0;
+    const bc_value_case *v = &c->value;
+    if (!v->present)
+        return 0;
+    int input_sets = 1, outputs = 2, carried = 0;
+    int64_t extra = 0;
+    switch (property) {
+    case P_VALUE_DIFFERENTIAL:
+    case P_MATMUL_VALUES: {
+        /* a sum-to-shape oracle under float16_sum=wide (on float16) or
+         * int_overflow=saturate (on integers) holds its terms and sums in 8
+         * bytes each, and no other does (charging every sum-to-shape for
+         * them left most huge sums "not examined"); a float matmul a bound
+         * (a double) per result element */
+        const int wide_sum =
+            v->kind == BC_VALUE_SUM_TO_SHAPE &&
+            ((v->dtype == BC_FLOAT16 && semantics &&
+              semantics->float16_sum == BC_FLOAT16_SUM_WIDE) ||
+             bc_op_under(BC_OP_ADD, v->dtype, semantics) == BC_OP_ADD_SATURATE);
+        extra = wide_sum ? 16 : v->kind == BC_VALUE_MATMUL ? 8 : 0;
+        break;
+    }
+    case P_LAYOUT_INVARIANCE:
+        if (v->layout == 0)
+            return 0;
+        input_sets = 2;
+        break;
+    case P_BROADCAST_THEN_ELEMENTWISE:
+        if (v->kind != BC_VALUE_ELEMENTWISE && v->kind != BC_VALUE_SELECT)
+            return 0;
+        /* a copy of the result per operand, each carried by the last question */
+        outputs = c->nshapes + 2;
+        carried = c->nshapes;
+        break;
+    case P_SUM_OF_BROADCAST:
+        if (v->kind != BC_VALUE_BROADCAST || v->dtype == BC_BOOL)
+            return 0;
+        outputs = 3;
+        break;
+    default:
+        return 0; /* a shape property */
+    }
+    int64_t bytes = bc_value_check_bytes(c, input_sets, outputs, extra, question);
     bc_shape result;
     int64_t rn = 0;
-    if (carried > 0 && bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) == BC_OK &&
+    if (bytes >= 0 && carried > 0 &&
+        bc_infer(&c->params, c->nshapes, c->shapes, &result, NULL) == BC_OK &&
         bc_shape_numel(&result, &rn) == BC_OK)
-        question += carried * rn * (int64_t)bc_dtype_size(c->value.dtype);
-    if (bytes >= 0 && bytes <= budget &&
-        (ctx->max_question_bytes <= 0 || question <= ctx->max_question_bytes))
+        *question += carried * rn * (int64_t)bc_dtype_size(v->dtype);
+    return bytes;
+}
+
+int bc_property_fits(int property, const bc_semantics *semantics, int64_t max_bytes,
+                     int64_t max_question_bytes, const bc_vector *c, int64_t *bytes,
+                     int64_t *question)
+{
+    const int64_t budget = max_bytes > 0 ? max_bytes : BC_VALUE_DEFAULT_MAX_BYTES;
+    *bytes = bc_property_check_bytes(property, semantics, c, question);
+    return *bytes >= 0 && *bytes <= budget &&
+           (max_question_bytes <= 0 || *question <= max_question_bytes);
+}
+
+/* 1 (with *verdict "unsupported" and why in detail) when a check of c by
+ * `property` would need more memory than the run's budget, or a question
+ * larger than the SUT takes: such a case is not examined, never passed or
+ * failed (docs/PROPERTIES.md "Value tiers"). */
+static int over_budget(const bc_check_ctx *ctx, int property, const bc_vector *c,
+                       bc_check *verdict, char *detail, size_t cap)
+{
+    int64_t bytes, question;
+    if (bc_property_fits(property, &ctx->semantics, ctx->max_bytes, ctx->max_question_bytes, c,
+                         &bytes, &question))
         return 0;
+    const int64_t budget = ctx->max_bytes > 0 ? ctx->max_bytes : BC_VALUE_DEFAULT_MAX_BYTES;
     if (bytes < 0)
         snprintf(detail, cap, "no value check: an operand or the result has a negative dim or "
                  "more than %lld elements", (long long)BC_VALUE_MAX_NUMEL);
@@ -935,19 +1133,9 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     if (!c->value.present)
         return BC_CHECK_PASS; /* a shape-only case: nothing to compute */
     bc_check verdict;
-    /* a sum-to-shape oracle under float16_sum=wide (on float16) or
-     * int_overflow=saturate (on integers) holds its terms and sums in 8
-     * bytes each, and no other does (charging every sum-to-shape for them
-     * left most huge sums "not examined"); a float matmul a bound (a
-     * double) per result element */
     const bc_value_op kind = c->value.kind;
     const bc_dtype dtype = c->value.dtype;
-    const int wide_sum =
-        kind == BC_VALUE_SUM_TO_SHAPE &&
-        ((dtype == BC_FLOAT16 && ctx->semantics.float16_sum == BC_FLOAT16_SUM_WIDE) ||
-         bc_op_under(BC_OP_ADD, dtype, &ctx->semantics) == BC_OP_ADD_SATURATE);
-    if (over_budget(ctx, c, 1, 2, wide_sum ? 16 : kind == BC_VALUE_MATMUL ? 8 : 0, 0, &verdict,
-                    detail, cap))
+    if (over_budget(ctx, P_VALUE_DIFFERENTIAL, c, &verdict, detail, cap))
         return verdict;
     bc_value_request *sut = new_request(ctx), *oracle = new_request(ctx);
     char why[256];
@@ -958,20 +1146,17 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
         return not_concrete(why, detail, cap);
     bc_sut_answer got, want;
     ask_value(ctx, sut, &got);
+    if (abandoned(ctx, sut))
+        return interrupted_check(detail, cap);
     memset(&want, 0, sizeof want);
     /* The SUT's declared semantics (docs/ENGINE.md "Value semantics") are
      * what the oracle computes: checked, not excused. */
     if (oracle->req.kind == BC_VALUE_ELEMENTWISE)
         oracle->req.op = bc_op_under(oracle->req.op, dtype, &ctx->semantics);
     /* the naive oracle on small questions; the fast engine on large ones */
-    int64_t work = oracle->req.out_capacity;
-    for (int i = 0; i < oracle->req.ninputs; i++) {
-        bc_shape s = bc_tensor_shape(&oracle->req.inputs[i]);
-        int64_t n;
-        if (bc_shape_numel(&s, &n) == BC_OK && n > work)
-            work = n;
-    }
-    bc_reference_eval(bc_value_oracle(work), &oracle->req, &want);
+    bc_reference_eval(bc_value_oracle(request_work(oracle)), &oracle->req, &want);
+    if (abandoned(ctx, oracle))
+        return interrupted_check(detail, cap);
     double tol = 0;
     if (oracle->req.kind == BC_VALUE_SUM_TO_SHAPE && want.status == BC_SUT_OK) {
         bc_tensor wt = bc_value_output(oracle, &want);
@@ -990,9 +1175,12 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
         bc_value_matmul_bounds(oracle, ctx->arena, &tols) != 0)
         return not_concrete("a sum of products that may round past the dtype's largest value: "
                             "no order-free bound", detail, cap);
-    if (got.status == BC_SUT_OK && want.status == BC_SUT_OK)
+    verdict = judge_bounded(ctx, sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail,
+                            cap);
+    if (got.status == BC_SUT_OK && want.status == BC_SUT_OK &&
+        ctx->stopped != BC_SHRINK_INTERRUPTED)
         ctx->compared_bytes += sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
-    return judge_bounded(sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail, cap);
+    return verdict;
 }
 
 static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *detail, size_t cap)
@@ -1000,7 +1188,7 @@ static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *d
     if (!c->value.present || c->value.layout == 0)
         return BC_CHECK_PASS; /* contiguous already: no other layout to compare */
     bc_check verdict;
-    if (over_budget(ctx, c, 2, 2, 0, 0, &verdict, detail, cap))
+    if (over_budget(ctx, P_LAYOUT_INVARIANCE, c, &verdict, detail, cap))
         return verdict;
     bc_value_request *plain = new_request(ctx), *strided = new_request(ctx);
     char why[256];
@@ -1012,7 +1200,8 @@ static bc_check layout_invariance(bc_check_ctx *ctx, const bc_vector *c, char *d
     bc_sut_answer a, b;
     ask_value(ctx, plain, &a);
     ask_value(ctx, strided, &b);
-    return judge(strided, &b, "strided inputs", plain, &a, "C-contiguous inputs", 0, detail, cap);
+    return judge(ctx, strided, &b, "strided inputs", plain, &a, "C-contiguous inputs", 0, detail,
+                 cap);
 }
 
 /* The common start of the value metamorphic properties: the SUT's answer
@@ -1065,7 +1254,7 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
         (c->value.kind != BC_VALUE_ELEMENTWISE && c->value.kind != BC_VALUE_SELECT))
         return BC_CHECK_PASS;
     bc_check early;
-    if (over_budget(ctx, c, 1, c->nshapes + 2, 0, c->nshapes, &early, detail, cap))
+    if (over_budget(ctx, P_BROADCAST_THEN_ELEMENTWISE, c, &early, detail, cap))
         return early;
     bc_value_request *direct = new_request(ctx), *step = new_request(ctx),
                      *via = new_request(ctx);
@@ -1117,7 +1306,7 @@ static bc_check broadcast_then_elementwise(bc_check_ctx *ctx, const bc_vector *c
                               expanded, direct->req.out_dtype, numel, ctx->arena) != 0)
         return not_concrete("out of memory", detail, cap);
     ask_value(ctx, via, &b);
-    return judge(via, &b, "rule none on the operands broadcast first", direct, &a,
+    return judge(ctx, via, &b, "rule none on the operands broadcast first", direct, &a,
                  "the broadcasting operation", 0, detail, cap);
 }
 
@@ -1128,7 +1317,7 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
     if (c->value.dtype == BC_BOOL)
         return not_concrete("sums are not defined on bool", detail, cap);
     bc_check early;
-    if (over_budget(ctx, c, 1, 3, 0, 0, &early, detail, cap))
+    if (over_budget(ctx, P_SUM_OF_BROADCAST, c, &early, detail, cap))
         return early;
     bc_value_request *bcast = new_request(ctx), *sum = new_request(ctx);
     if (!bcast || !sum)
@@ -1178,7 +1367,8 @@ static bc_check sum_of_broadcast(bc_check_ctx *ctx, const bc_vector *c, char *de
                    bc_op_under(BC_OP_ADD, x->dtype, &ctx->semantics) == BC_OP_ADD_SATURATE, &out);
     char name[96];
     snprintf(name, sizeof name, "the input times %lld", (long long)factor);
-    return judge(sum, &s, "sum-to-shape of the broadcast", expect, &want, name, 0, detail, cap);
+    return judge(ctx, sum, &s, "sum-to-shape of the broadcast", expect, &want, name, 0, detail,
+                 cap);
 }
 
 typedef bc_check (*check_fn)(bc_check_ctx *, const bc_vector *, char *, size_t);

@@ -52,6 +52,8 @@ typedef struct chunk_result {
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
     int64_t value_bytes; /* output bytes value-differential compared */
+    int halted;          /* 1: it ended early because the run stopped (a signal, the SUT
+                            given up on), its cases not all checked */
 } chunk_result;
 
 typedef enum shrink_state { SHRINK_NONE, SHRINK_PENDING, SHRINK_RUNNING, SHRINK_DONE } shrink_state;
@@ -72,6 +74,7 @@ typedef struct cell_run {
     atomic_int cut;     /* its chunks stop now */
     /* folded, in chunk order */
     int64_t folded;
+    int halted;         /* a folded chunk ended early as the run stopped */
     int64_t passed, failed, unsupported, first_failure, known_failed;
     char first_detail[1024];
     int64_t coverage[BC_COV_COUNT];
@@ -235,8 +238,9 @@ static void case_gen(const runner *run, int property, bc_rule rule, bc_prng *g, 
     if (is_partial(property))
         bc_pproperty_gen(property, rule, run->partial_caps, run->caps.profiles, g, c->pv);
     else
-        bc_property_gen_tier(property, rule, &run->caps, &run->config->semantics,
-                             run->config->value_tier, g, c->v);
+        bc_property_gen_within(property, rule, &run->caps, &run->config->semantics,
+                               run->config->value_tier, run->config->max_bytes,
+                               run->config->max_question_bytes, g, c->v);
 }
 
 static bc_check case_check(int property, bc_check_ctx *ctx, const run_case *c, char *detail,
@@ -532,6 +536,7 @@ static void fold(runner *run, cell_run *cr, const chunk_result *r)
     for (int k = 0; k < BC_ERR_KIND_COUNT; k++)
         cr->rejects[k] += r->rejects[k];
     cr->folded = r->chunk + 1;
+    cr->halted |= r->halted;
     if (r->first_failure >= 0 && cr->first_failure < 0) {
         /* Every chunk before this one is folded: this is the cell's first
          * failure, for good.  Shrink it (unless a corpus line already
@@ -660,8 +665,10 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         if (i % cfg->shard_count != cfg->shard_index)
             continue;
         if (atomic_load(&run->halted) != BC_RUN_COMPLETE || atomic_load(&cr->cut) ||
-            (!cfg->whole_cells && atomic_load(&cr->stop_chunk) < chunk))
+            (!cfg->whole_cells && atomic_load(&cr->stop_chunk) < chunk)) {
+            r->halted = atomic_load(&run->halted) != BC_RUN_COMPLETE;
             break; /* the run stops, the cell is cut, or it failed earlier */
+        }
         if (cfg->seconds > 0) {
             double t = now_seconds();
             if (t >= cr->deadline || t >= run->end)
@@ -674,9 +681,12 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         bc_check verdict = case_check(cr->property, &ctx, &w->scratch, detail, sizeof detail);
         if (unasked(run, &ctx))
             continue; /* no worker could be started for it: the next case tries again */
-        if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run))
+        if (ctx.stopped != BC_SHRINK_MINIMAL || interrupted(run)) {
+            /* (not --time's end: a cell is not cut short by it) */
+            r->halted = atomic_load(&run->halted) != BC_RUN_COMPLETE;
             break; /* the run stopped inside this check (an answer may be the interrupt's
                       doing, a question was not asked): it is not counted */
+        }
         if (verdict == BC_CHECK_INVALID) { /* the run fails as broadcheck's bug */
             pthread_mutex_lock(&run->lock);
             if (run->invalid_cell < 0) {
@@ -973,9 +983,11 @@ static bc_cell_end cell_end(const runner *run, const cell_run *cr, bc_run_end ha
     /* With --time, a cell whose chunk started as the budget ran out (a
      * thread descheduled on a saturated machine) checked nothing either:
      * it says so, like one that never started. */
-    int cut_short = cfg->seconds > 0 ? cr->passed + cr->failed + cr->unsupported +
-                                               cr->known_failed == 0
-                                     : cr->folded * CHUNK < cr->cases;
+    /* (an interrupted last chunk is folded too: it says it was cut) */
+    int cut_short = cr->halted ||
+                    (cfg->seconds > 0 ? cr->passed + cr->failed + cr->unsupported +
+                                                cr->known_failed == 0
+                                      : cr->folded * CHUNK < cr->cases);
     if (!cut_short || cr->closed)
         return BC_CELL_RAN;
     switch (halted) {
