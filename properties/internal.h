@@ -211,6 +211,7 @@ struct bc_run_result {
     int64_t max_bytes;           /* a value check's memory budget (config; 0: the default) */
     int64_t max_question_bytes;  /* (config) */
     int64_t value_bytes;         /* output bytes value-differential compared, every case checked */
+    int64_t value_moved_bytes;   /* the same questions' input and output bytes */
     int64_t asked_again;         /* questions an external SUT answered only when asked again,
                                     after a timeout (BC_SUT_RETRY_TIMEOUT_FACTOR) */
     char semantics_text[160];    /* bc_semantics_format of them, or as a merge read them */
@@ -273,6 +274,7 @@ typedef struct bc_check_ctx {
     int64_t max_bytes;      /* a value check's memory budget (0: BC_VALUE_DEFAULT_MAX_BYTES) */
     int64_t max_question_bytes; /* 0, or the largest question the SUT takes */
     int64_t compared_bytes; /* output bytes value-differential compared (a throughput figure) */
+    int64_t moved_bytes;    /* those questions' input elements' bytes and their outputs' */
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */

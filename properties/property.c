@@ -886,13 +886,10 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
 }
 
 /* A second request like vr (same kind, inputs and output size) with its own
- * output, for the oracle or for another layout's answer to compare with. */
+ * output, which broadcheck fills: the oracle's, or an expected result. */
 static int same_question(bc_check_ctx *ctx, const bc_value_request *vr, bc_value_request *copy)
 {
-    const bc_eval_request *q = &vr->req;
-    return bc_value_request_make(copy, q->kind, q->op, q->params, q->n, q->shapes, q->operand,
-                                 q->ninputs, vr->inputs, q->out_dtype, q->out_capacity,
-                                 ctx->arena);
+    return bc_value_request_expected(vr, copy, ctx->arena);
 }
 
 /* The most elements a question's tensors hold (its output, or its largest
@@ -1178,8 +1175,19 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     verdict = judge_bounded(ctx, sut, &got, "SUT", oracle, &want, "reference", tol, tols, detail,
                             cap);
     if (got.status == BC_SUT_OK && want.status == BC_SUT_OK &&
-        ctx->stopped != BC_SHRINK_INTERRUPTED)
-        ctx->compared_bytes += sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
+        ctx->stopped != BC_SHRINK_INTERRUPTED) {
+        const int64_t out = sut->req.out_capacity * (int64_t)bc_dtype_size(sut->req.out_dtype);
+        ctx->compared_bytes += out;
+        /* what the question moves: a long sum reads up to 2^20 elements
+         * and writes a few, which the output alone does not show */
+        ctx->moved_bytes += out;
+        for (int i = 0; i < sut->req.ninputs; i++) {
+            bc_shape s = bc_tensor_shape(&sut->req.inputs[i]);
+            int64_t n;
+            if (bc_shape_numel(&s, &n) == BC_OK)
+                ctx->moved_bytes += n * (int64_t)bc_dtype_size(sut->req.inputs[i].dtype);
+        }
+    }
     return verdict;
 }
 

@@ -52,6 +52,7 @@ typedef struct chunk_result {
     int64_t coverage[BC_COV_COUNT];
     int64_t rejects[BC_ERR_KIND_COUNT];
     int64_t value_bytes; /* output bytes value-differential compared */
+    int64_t value_moved_bytes; /* their questions' inputs and outputs */
     int halted;          /* 1: it ended early because the run stopped (a signal, the SUT
                             given up on), its cases not all checked */
 } chunk_result;
@@ -569,6 +570,7 @@ static void chunk_done(runner *run, chunk_result *r)
     cr->checked += r->passed + r->failed + r->known_failed;
     run->cases_done += r->passed + r->failed + r->unsupported + r->known_failed;
     run->res->value_bytes += r->value_bytes; /* before a chunk is dropped: all the work done */
+    run->res->value_moved_bytes += r->value_moved_bytes;
     run->failures_seen += r->failed;
     if (r->first_failure >= 0)
         update_cutoff(run);
@@ -721,6 +723,7 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
         }
     }
     r->value_bytes = ctx.compared_bytes;
+    r->value_moved_bytes = ctx.moved_bytes;
     w->arena = ctx.arena; /* for the next chunk; freed with the worker */
     pthread_mutex_lock(&run->lock);
     chunk_done(run, r);

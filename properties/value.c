@@ -702,6 +702,78 @@ void bc_value_v2_block(uint64_t key, bc_dtype t, int64_t j0, int64_t *row, int64
     }
 }
 
+/* dst[0 .. 2 np - 1] (contiguous elements of the loop's type) = the values
+ * of pairs m0 .. m0 + np - 1 stored as store_row stores them: version 2
+ * straight into the dtype, for a contiguous row of an operand without
+ * divisors (most of the medium tier's elements), where the int64 row
+ * between the two loops was written and read again. */
+#define V2_STORE_LOOP(T, SCALE, SHIFT, BIAS)                                             \
+    do {                                                                                 \
+        T *restrict d = dst;                                                             \
+        BC_VALUES_SIMD                                                                   \
+        for (int64_t i = 0; i < np; i++) {                                               \
+            const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1); \
+            d[2 * i] = (T)((int32_t)(((h & 0xffffu) * (SCALE)) >> (SHIFT)) - (BIAS));    \
+            d[2 * i + 1] = (T)((int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS));    \
+        }                                                                                \
+    } while (0)
+#define V2_STORE_BODY                                                                    \
+    switch (t) {                                                                         \
+    case BC_BOOL: V2_STORE_LOOP(uint8_t, 1u, 15, 0); break;                              \
+    case BC_UINT8: V2_STORE_LOOP(uint8_t, 19u, 16, 0); break;                            \
+    case BC_INT8: V2_STORE_LOOP(int8_t, 19u, 16, 9); break;                              \
+    case BC_INT32: V2_STORE_LOOP(int32_t, 19u, 16, 9); break;                            \
+    case BC_INT64: V2_STORE_LOOP(int64_t, 19u, 16, 9); break;                            \
+    case BC_FLOAT32: V2_STORE_LOOP(float, 19u, 16, 9); break;                            \
+    default: V2_STORE_LOOP(double, 19u, 16, 9); break;                                   \
+    }
+
+static void v2_store(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, void *restrict dst,
+                     int64_t np)
+{
+    V2_STORE_BODY
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void
+v2_store_avx2(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, void *restrict dst, int64_t np)
+{
+    V2_STORE_BODY
+}
+#endif
+#undef V2_STORE_BODY
+#undef V2_STORE_LOOP
+
+/* A contiguous run of n elements of dtype t (not float16) at dst gets
+ * version 2's values of row-major elements j0 .. j0 + n - 1, stored as
+ * store_row stores them (no divisor's 1). */
+static void v2_store_run(uint64_t key, bc_dtype t, int64_t j0, void *dst, int64_t n, int avx2)
+{
+    const size_t es = bc_dtype_size(t);
+    char *d = dst;
+    while (n > 0) {
+        if ((j0 & 1) || n == 1) { /* half a pair at either end */
+            put(t, d, v2_one(key, t, j0++));
+            d += es;
+            n--;
+            continue;
+        }
+        const uint64_t m = (uint64_t)j0 >> 1;
+        const int64_t left = ((int64_t)1 << 32) - (uint32_t)m, np = n / 2 < left ? n / 2 : left;
+        const uint64_t c = mix64(key + (m >> 32) * V2_WEYL64);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (avx2)
+            v2_store_avx2((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, d, np);
+        else
+#endif
+            v2_store((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, d, np);
+        (void)avx2;
+        d += 2 * np * (int64_t)es;
+        j0 += 2 * np;
+        n -= 2 * np;
+    }
+}
+
 #define ROW_BLOCK 1024 /* values made at a time: 8 KiB of int64, in the L1 cache */
 
 /* Stores count values at element offsets off, off + step, ... of data, as
@@ -783,6 +855,121 @@ static void store_row(bc_dtype t, void *data, int64_t off, int64_t step,
 #undef STORE_ROW
 }
 
+/* 1 if the view's elements fill a range of numel elements with nothing
+ * between them (its axes in any order, any of them reversed, no gap): the
+ * layout's poison then goes only around that range. */
+static int is_dense(const bc_tensor *t, int64_t numel)
+{
+    int64_t s[BC_MAX_RANK], d[BC_MAX_RANK], expect = 1;
+    int n = 0;
+    for (int k = 0; k < t->rank; k++) {
+        if (t->dims[k] == 1)
+            continue; /* any stride: it is never stepped */
+        const int64_t x = t->strides[k] < 0 ? -t->strides[k] : t->strides[k];
+        int j = n++;
+        for (; j > 0 && s[j - 1] > x; j--) {
+            s[j] = s[j - 1];
+            d[j] = d[j - 1];
+        }
+        s[j] = x;
+        d[j] = t->dims[k];
+    }
+    for (int j = 0; j < n; j++) {
+        if (s[j] != expect)
+            return 0;
+        expect *= d[j];
+    }
+    return expect == numel;
+}
+
+/* Elements [from, to) of data get the layout's poison (POISON, 0 for
+ * bool): stores only, where copying the first element over the rest by
+ * doubling blocks read every byte it wrote. */
+static void fill_poison(bc_dtype t, void *data, int64_t from, int64_t to)
+{
+    unsigned char one[8];
+    put(t, one, t == BC_BOOL ? 0 : POISON);
+#define FILL(T)                                           \
+    do {                                                  \
+        T x, *p = data;                                   \
+        memcpy(&x, one, sizeof x);                        \
+        BC_VALUES_SIMD                                    \
+        for (int64_t i = from; i < to; i++)               \
+            p[i] = x;                                     \
+    } while (0)
+    switch (bc_dtype_size(t)) {
+    case 1: memset((char *)data + from, one[0], (size_t)(to - from)); break;
+    case 2: FILL(uint16_t); break;
+    case 4: FILL(uint32_t); break;
+    default: FILL(uint64_t); break;
+    }
+#undef FILL
+}
+
+/* Writes the elements of view v (a fresh one: its values only) from
+ * `values`, row by row along its last axis (one row of all its elements
+ * when flat: v is contiguous), each row by blocks of ROW_BLOCK values made
+ * first (as int64, in a buffer that stays in the cache), then stored in
+ * the dtype: millions of elements on the large tiers, so no switch or
+ * division per element.  Element j in row-major order gets the same value
+ * whichever way v is laid out.  0, or -1 out of memory. */
+static int fill_values(bc_arena *a, const bc_tensor *v, int flat, int64_t numel, uint64_t values,
+                       bc_values_version version, int k, int nonzero)
+{
+    const bc_dtype t = v->dtype;
+    bc_prng r;
+    bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
+    const int v2 = values != 0 && version == BC_VALUES_V2;
+    const uint64_t key = v2 ? bc_value_v2_key(values, k) : 0;
+    const int64_t inner = flat ? numel : v->rank > 0 ? v->dims[v->rank - 1] : 1,
+                  step = flat ? 1 : v->rank > 0 ? v->strides[v->rank - 1] : 0;
+    int64_t *row = numel > 0 ? bc_arena_alloc(a, ROW_BLOCK * sizeof *row) : NULL;
+    /* float16's conversion by the block: a float and a half per element */
+    void *scratch = numel > 0 && t == BC_FLOAT16 ? bc_arena_alloc(a, ROW_BLOCK * 6) : NULL;
+    if (numel > 0 && (!row || (t == BC_FLOAT16 && !scratch)))
+        return -1;
+    bc_tensor rows = *v; /* the outer axes: one element per row */
+    rows.rank = !flat && v->rank > 0 ? v->rank - 1 : 0;
+    walk w;
+    walk_start(&rows, &w);
+    /* version 2 along a contiguous row without divisors: straight into the dtype */
+    const int direct = v2 && !nonzero && step == 1 && t != BC_FLOAT16;
+    const int64_t es = (int64_t)bc_dtype_size(t);
+    for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
+        if (direct) {
+            v2_store_run(key, t, first, (char *)v->data + w.off * es, inner, a->v2_avx2);
+            continue;
+        }
+        for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
+            const int64_t n = inner - done < ROW_BLOCK ? inner - done : ROW_BLOCK;
+            if (v2)
+                bc_value_v2_block(key, t, first + done, row, n, a->v2_avx2);
+            else if (values != 0)
+                random_block(&r, t, row, n);
+            else if (t == BC_BOOL)
+                for (int64_t i = 0; i < n; i++)
+                    row[i] = (first + done + i + k) % 3 != 0;
+            else { /* k*97 + j + 1 for row-major element j */
+                const int64_t base = (int64_t)k * 97 + first + done + 1;
+                BC_VALUES_SIMD
+                for (int64_t i = 0; i < n; i++)
+                    row[i] = base + i;
+            }
+            /* random values are within -9 .. 18, counting ones below k*97 + numel + 1 */
+            const int narrow = values != 0 || (int64_t)k * 97 + first + done + n <= INT32_MAX;
+            store_row(t, v->data, w.off + done * step, step, row, n, nonzero, narrow, scratch,
+                      a->half_hardware);
+        }
+    }
+    return 0;
+}
+
+/* A laid-out tensor of more than GAP_SPAN and at most this many elements
+ * is filled through a contiguous copy (make_tensor): the copy's room, one
+ * more tensor's worth, is not charged to the memory budget, so the huge
+ * tier's tensors never take this way. */
+#define VIA_COPY_MAX_NUMEL ((int64_t)1 << 22)
+
 /* A view of shape s laid out by `layout` (0: contiguous) and filled from
  * `values`, in arena memory.  k is the input's index: each input gets its
  * own layout and values stream. */
@@ -795,7 +982,7 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     v.dtype = t;
     v.rank = s->rank;
     memcpy(v.dims, s->dims, (size_t)s->rank * sizeof s->dims[0]);
-    int64_t numel = numel_of(s), total;
+    int64_t numel = numel_of(s), total, first_element = 0;
     if (layout == 0) {
         int64_t st = 1;
         for (int i = s->rank - 1; i >= 0; i--) {
@@ -850,6 +1037,7 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
         }
         v.offset = (int64_t)bc_prng_below(&r, 4) - lo;
         total = v.offset + hi + 1;
+        first_element = v.offset + lo;
     }
     /* Guarded (guard.h): its margin of poison after the last element, then
      * nothing readable; the same bytes in every process and every path. */
@@ -857,57 +1045,41 @@ static int make_tensor(bc_arena *a, const bc_shape *s, bc_dtype t, uint64_t layo
     v.data = bc_guard_alloc_filled(a->guards, (size_t)total * esize, BC_GUARD_MARGIN, k);
     if (!v.data)
         return -1;
-    /* the poison element once, then copied over the rest in doubling blocks
-     * (unless every element is one of the view's, written below anyway) */
-    put(t, v.data, t == BC_BOOL ? 0 : POISON);
-    for (int64_t done = total == numel ? total : 1; done < total;) {
-        int64_t n = done < total - done ? done : total - done;
-        memcpy((char *)v.data + done * (int64_t)esize, v.data, (size_t)(n * (int64_t)esize));
-        done += n;
+    /* the layout's poison: around the elements when they are dense (a
+     * contiguous tensor has none), else throughout, the elements written
+     * over it below */
+    if (numel > 0 && is_dense(&v, numel)) {
+        fill_poison(t, v.data, 0, first_element);
+        fill_poison(t, v.data, first_element + numel, total);
+    } else {
+        fill_poison(t, v.data, 0, total);
     }
-    bc_prng r;
-    bc_prng_init(&r, values, 0x7a1u, (uint64_t)k);
-    const int v2 = values != 0 && version == BC_VALUES_V2;
-    const uint64_t key = v2 ? bc_value_v2_key(values, k) : 0;
-    /* Row by row along the last axis, each row by blocks of ROW_BLOCK
-     * values made first (as int64, in a buffer that stays in the cache),
-     * then stored in the dtype: millions of elements on the large tiers,
-     * so no switch or division per element. */
-    /* A contiguous tensor (layout 0) is one row of all its elements: the
-     * same values at the same offsets, without a call per short row. */
-    const int flat = layout == 0;
-    const int64_t inner = flat ? numel : s->rank > 0 ? s->dims[s->rank - 1] : 1,
-                  step = flat ? 1 : s->rank > 0 ? v.strides[s->rank - 1] : 0;
-    int64_t *row = numel > 0 ? bc_arena_alloc(a, ROW_BLOCK * sizeof *row) : NULL;
-    /* float16's conversion by the block: a float and a half per element */
-    void *scratch = numel > 0 && t == BC_FLOAT16 ? bc_arena_alloc(a, ROW_BLOCK * 6) : NULL;
-    if (numel > 0 && (!row || (t == BC_FLOAT16 && !scratch)))
-        return -1;
-    bc_tensor rows = v; /* the outer axes: one element per row */
-    rows.rank = !flat && s->rank > 0 ? s->rank - 1 : 0;
-    walk w;
-    walk_start(&rows, &w);
-    for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w))
-        for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
-            const int64_t n = inner - done < ROW_BLOCK ? inner - done : ROW_BLOCK;
-            if (v2)
-                bc_value_v2_block(key, t, first + done, row, n, a->v2_avx2);
-            else if (values != 0)
-                random_block(&r, t, row, n);
-            else if (t == BC_BOOL)
-                for (int64_t i = 0; i < n; i++)
-                    row[i] = (first + done + i + k) % 3 != 0;
-            else { /* k*97 + j + 1 for row-major element j */
-                const int64_t base = (int64_t)k * 97 + first + done + 1;
-                BC_VALUES_SIMD
-                for (int64_t i = 0; i < n; i++)
-                    row[i] = base + i;
-            }
-            /* random values are within -9 .. 18, counting ones below k*97 + numel + 1 */
-            const int narrow = values != 0 || (int64_t)k * 97 + first + done + n <= INT32_MAX;
-            store_row(t, v.data, w.off + done * step, step, row, n, nonzero, narrow, scratch,
-                      a->half_hardware);
+    /* A laid-out tensor whose last axis is not a long run in memory took a
+     * store per element a cache line apart, or a call per short row: its
+     * values are made in a contiguous copy (the same value for each
+     * row-major element j), which the fast engine's broadcast copies into
+     * the layout by tiles.  The copy's bytes are the values themselves, so
+     * the tensor's bytes are the same either way (tests/test_values.c). */
+    const int64_t last = s->rank > 0 ? v.strides[s->rank - 1] : 1,
+                  inner = s->rank > 0 ? s->dims[s->rank - 1] : 1;
+    if (layout != 0 && numel > GAP_SPAN && numel <= VIA_COPY_MAX_NUMEL &&
+        !(last >= -2 && last <= 2 && inner >= 64)) {
+        void *buf = bc_arena_alloc(a, (size_t)numel * esize);
+        if (!buf)
+            return -1;
+        bc_tensor c = bc_tensor_contiguous(t, s, buf);
+        if (fill_values(a, &c, 1, numel, values, version, k, nonzero) != 0)
+            return -1;
+        const bc_params to = bc_params_for(BC_RULE_BROADCAST_TO);
+        bc_error err;
+        if (bc_eval_broadcast(BC_EVAL_FAST, &to, &c, s, &v, &err) == BC_OK) {
+            *out = v;
+            return 0;
         }
+        /* the engine refused the view (it never has): filled directly */
+    }
+    if (fill_values(a, &v, layout == 0, numel, values, version, k, nonzero) != 0)
+        return -1;
     *out = v;
     return 0;
 }
@@ -928,6 +1100,26 @@ int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
         return -1;
     *q = (bc_eval_request){kind, op, p, n, shapes, operand, ninputs, vr->inputs,
                            out_dtype, out, out_capacity};
+    return 0;
+}
+
+int bc_value_request_expected(const bc_value_request *vr, bc_value_request *copy, bc_arena *a)
+{
+    const bc_eval_request *q = &vr->req;
+    if (q->inputs != copy->inputs)
+        memcpy(copy->inputs, q->inputs, (size_t)q->ninputs * sizeof q->inputs[0]);
+    const size_t bytes = (size_t)q->out_capacity * bc_dtype_size(q->out_dtype);
+    /* Not poisoned: broadcheck's own evaluators write every element of it
+     * (tests/test_engine_random.c compares the fast engine's outputs, made
+     * over random bytes, with the naive one's), and the SUT's output,
+     * poisoned, is what shows an element left unwritten; poisoning this
+     * one too was a tenth of a medium run's memory traffic. */
+    char *out = bc_guard_alloc_filled(a->guards, bytes, BC_GUARD_OUTPUT_MARGIN, -1);
+    if (!out)
+        return -1;
+    copy->req = *q;
+    copy->req.inputs = copy->inputs;
+    copy->req.out = out;
     return 0;
 }
 

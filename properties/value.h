@@ -112,6 +112,11 @@ int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
                           int ninputs, const bc_tensor *inputs, bc_dtype out_dtype,
                           int64_t out_capacity, bc_arena *a);
 
+/* A request like vr (its kind, inputs and output size) whose output
+ * broadcheck itself fills, every element (the oracle's answer, an
+ * expected result): the output is not poisoned.  0, or -1 out of memory. */
+int bc_value_request_expected(const bc_value_request *vr, bc_value_request *copy, bc_arena *a);
+
 /* 1 if the poison around the output (guard.h) was written: the SUT wrote
  * past the end (or before the start) of its output buffer. */
 int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a);

@@ -49,7 +49,8 @@
  *
  * Values come from scalar.h, the same functions the naive evaluator calls;
  * only the order of visits differs, and nothing here depends on it (sums
- * keep row-major order, see sum_kernel).
+ * keep row-major order, see SUM_KERNEL, but where every order gives the
+ * same bits: *_sum_any_order).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -365,9 +366,90 @@ static kernel_fn select_kernel(size_t size)
 
 /* ---- sum to shape ------------------------------------------------------ */
 
+/* A row sum (the output's stride 0) that every order gives the same bits,
+ * added by vector lanes: *acc plus the n terms at g (stride sg, one
+ * element either way).  Integers wrap, so their sum modulo 2^w is the same
+ * in any order.  Floats whose terms and *acc are integers with magnitudes
+ * adding up to less than 2^24 (float32; float64 2^53) make every partial
+ * sum of every order exact, and a zero sum is -0 in every order exactly
+ * when every term and *acc are -0 (the lanes start at -0): the medium tier's long sums of -9 .. 9 (docs/PROPERTIES.md) are such
+ * rows, up to 2^20 terms a latency-bound chain of adds before.  1 when done,
+ * 0 (nothing touched) for any other row: short, strided, or with a term
+ * that is not such an integer (a NaN, an infinity, a fraction). */
+#define SUM_RUN(T)                                                                     \
+    if (n < 64 || (sg != (int64_t)sizeof(T) && sg != -(int64_t)sizeof(T)))             \
+        return 0;                                                                      \
+    const T *restrict p = (const T *)(const void *)(sg < 0 ? g + (n - 1) * sg : g)
+#define SUM_WRAPS(N, T)                                                                \
+    static inline int N##_sum_any_order(T *acc, const char *g, int64_t n, int64_t sg)  \
+    {                                                                                  \
+        SUM_RUN(T);                                                                    \
+        uint64_t s = (uint64_t)(int64_t)*acc;                                          \
+        _Pragma("omp simd reduction(+:s)") for (int64_t j = 0; j < n; j++)             \
+            s += (uint64_t)(int64_t)p[j];                                              \
+        *acc = (T)s; /* modulo 2^w, as every wrapped add */                            \
+        return 1;                                                                      \
+    }
+SUM_WRAPS(i8, int8_t)
+SUM_WRAPS(u8, uint8_t)
+SUM_WRAPS(i32, int32_t)
+SUM_WRAPS(i64, int64_t)
+#define SUM_EXACT(N, T, LIMIT, ROUNDER)                                                \
+    static inline int N##_sum_any_order(T *acc, const char *g, int64_t n, int64_t sg)  \
+    {                                                                                  \
+        SUM_RUN(T);                                                                    \
+        /* (x + 2^(p-1)) - 2^(p-1) is x for an integer 0 <= x < 2^(p-1) and not     \
+         * for a fraction or a NaN: no conversion, defined for every x */            \
+        const T r = (T)(ROUNDER), a = *acc < 0 ? -*acc : *acc;                         \
+        T big = a;                                                                     \
+        int odd = (a + r) - r != a;                                                    \
+        _Pragma("omp simd reduction(max:big) reduction(|:odd)")                       \
+        for (int64_t j = 0; j < n; j++) {                                              \
+            const T x = p[j] < 0 ? -p[j] : p[j];                                       \
+            big = x > big ? x : big;                                                   \
+            odd |= (x + r) - r != x;                                                   \
+        }                                                                              \
+        /* every partial sum of every order is at most n big + a: strictly           \
+         * below LIMIT in double (rounding is monotone), below it exactly */           \
+        if (odd || !(big < r) || !((double)big * (double)(n + 1) < (LIMIT)))          \
+            return 0;                                                                  \
+        T lane[8] = {(T)-0.0, (T)-0.0, (T)-0.0, (T)-0.0,                               \
+                     (T)-0.0, (T)-0.0, (T)-0.0, (T)-0.0};                              \
+        int64_t j = 0;                                                                 \
+        for (; j + 8 <= n; j += 8)                                                     \
+            BC_SIMD for (int k = 0; k < 8; k++)                                        \
+                lane[k] += p[j + k];                                                   \
+        T s = *acc;                                                                    \
+        for (int k = 0; k < 8; k++)                                                    \
+            s += lane[k];                                                              \
+        for (; j < n; j++)                                                             \
+            s += p[j];                                                                 \
+        *acc = s;                                                                      \
+        return 1;                                                                      \
+    }
+SUM_EXACT(f32, float, 16777216.0, 8388608.0)
+SUM_EXACT(f64, double, 9007199254740992.0, 4503599627370496.0)
+/* bool has no sums; float16's partial sums of such terms pass 2048, where
+ * binary16 rounds integers: its rows keep the chain */
+#define SUM_CHAIN(N, T)                                                                \
+    static inline int N##_sum_any_order(T *acc, const char *g, int64_t n, int64_t sg)  \
+    {                                                                                  \
+        (void)acc, (void)g, (void)n, (void)sg;                                         \
+        return 0;                                                                      \
+    }
+SUM_CHAIN(bool, uint8_t)
+#if BC_HAVE_FLOAT16
+SUM_CHAIN(f16, _Float16)
+SUM_CHAIN(f16c, _Float16)
+#endif
+#undef SUM_CHAIN
+#undef SUM_EXACT
+#undef SUM_WRAPS
+
 /* out[i] = out[i] + g[i], rows in order: with out's inner stride 0 the row
  * is one running sum, added left to right (no reassociation, no simd: the
- * same order as the naive evaluator's).  out never overlaps g (the front
+ * same order as the naive evaluator's) unless N##_sum_any_order shows every
+ * order gives the same bits.  out never overlaps g (the front
  * end refuses it). */
 #define SUM_KERNEL(DT, N, T)                                                           \
     static void sum_##N(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,     \
@@ -380,8 +462,9 @@ static kernel_fn select_kernel(size_t size)
         for (int64_t i = 0; i < n1; i++, o += s1[0], g += s1[1]) {                     \
             if (so == 0) {                                                             \
                 T acc = *(T *)o;                                                       \
-                for (int64_t j = 0; j < n0; j++)                                       \
-                    acc = N##_add(acc, *(const T *)(g + j * sg));                      \
+                if (!N##_sum_any_order(&acc, g, n0, sg))                               \
+                    for (int64_t j = 0; j < n0; j++)                                   \
+                        acc = N##_add(acc, *(const T *)(g + j * sg));                  \
                 *(T *)o = acc;                                                         \
             } else if (so == (int64_t)sizeof(T) && sg == (int64_t)sizeof(T)) {         \
                 T *restrict po = (T *)o;                                               \

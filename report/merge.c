@@ -851,6 +851,9 @@ static int merge(merger *m)
         json_t *bytes = json_object_get(totals, "value_bytes");
         if (json_is_integer(bytes) && json_integer_value(bytes) > 0)
             res->value_bytes += (int64_t)json_integer_value(bytes);
+        json_t *moved = json_object_get(totals, "value_moved_bytes");
+        if (json_is_integer(moved) && json_integer_value(moved) > 0)
+            res->value_moved_bytes += (int64_t)json_integer_value(moved);
         /* so do the questions answered only when asked again (absent before) */
         json_t *again = json_object_get(totals, "asked_again");
         if (json_is_integer(again) && json_integer_value(again) > 0)

@@ -588,6 +588,7 @@ static json_t *build_json(const bc_run_result *r, const bc_report_notes *notes)
     jset(tot, "unsupported", json_integer(t.unsupported), &bad);
     jset(tot, "known_failed", json_integer(t.known_failed), &bad);
     jset(tot, "value_bytes", json_integer(r->value_bytes), &bad);
+    jset(tot, "value_moved_bytes", json_integer(r->value_moved_bytes), &bad);
     jset(tot, "asked_again", json_integer(r->asked_again), &bad);
     jset(root, "totals", tot, &bad);
 

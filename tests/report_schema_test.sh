@@ -96,6 +96,8 @@ m = json.load(open("%s/medium.json" % sys.argv[1]))
 assert m["config"]["value_tier"] == "medium" and m["config"]["max_bytes"] == 512 << 20, m["config"]
 assert v["conforms"]["config"]["value_tier"] == "small", v["conforms"]["config"]
 assert m["totals"]["value_bytes"] > 0, m["totals"]
+# every compared output is moved too, with the inputs it was made from
+assert m["totals"]["value_moved_bytes"] > m["totals"]["value_bytes"], m["totals"]
 f = m["failures"][0]
 assert "--value-tier medium --max-bytes 536870912" in f["replay"], f["replay"]
 assert f["minimal"] == "none op=add dtype=int32 [1001] -> [1001]", f["minimal"]

@@ -921,6 +921,88 @@ static void small_compare(const small_call *c, const char *what)
     }
 }
 
+/* Row sums (the output's stride 0) that the fast engine adds by vector
+ * lanes when every order gives the same bits (wrapped integers; floats of
+ * integer terms whose magnitudes stay below 2^24 or 2^53): equal to the
+ * naive evaluator's left-to-right chain bit for bit, forward and reversed,
+ * on rows that take that way and on rows just outside it (a fraction, a
+ * NaN, an infinity, every term -0, a +0 among -0s, sums at the bound). */
+static void test_row_sums_in_any_order(void **state)
+{
+    (void)state;
+    rng_state = g_seed ^ 0x5u;
+    static const bc_dtype types[] = {BC_INT8, BC_UINT8, BC_INT32, BC_INT64, BC_FLOAT32,
+                                     BC_FLOAT64};
+    static const int64_t lens[] = {63, 64, 65, 1000, 4099};
+    enum { KINDS = 9 };
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+            for (int kind = 0; kind < KINDS; kind++)
+                for (int rev = 0; rev < 2; rev++) {
+                    const bc_dtype t = types[ti];
+                    const int64_t n = lens[li], es = (int64_t)bc_dtype_size(t);
+                    char *mem = malloc((size_t)(n * es)), *o[2];
+                    assert_non_null(mem);
+                    for (int64_t j = 0; j < n; j++) {
+                        /* 0: small integers; 1: big ones (wrap; near the float bound);
+                         * 2: all -0; 3: -0s and one +0; 4: a fraction; 5: a NaN;
+                         * 6: an infinity; 7: 2^23 - 1 and such (float32's rounder);
+                         * 8: exactly at float32's bound, 2^24 / n each */
+                        double v = (double)((int64_t)(next_u64() % 19) - 9);
+                        if (kind == 1)
+                            v = (double)((int64_t)(next_u64() % 2000001) - 1000000) * 4096.0;
+                        if (kind == 2 || (kind == 3 && j != n / 2))
+                            v = -0.0;
+                        if (kind == 3 && j == n / 2)
+                            v = 0.0;
+                        if (kind == 4 && j == n - 1)
+                            v = 0.5;
+                        if (kind == 5 && j == n / 3)
+                            v = NAN;
+                        if (kind == 6 && j == 7)
+                            v = -INFINITY;
+                        if (kind == 7)
+                            v = j % 2 ? 8388607.0 : -8388607.0;
+                        if (kind == 8)
+                            v = floor(16777216.0 / (double)n) * (j % 3 ? 1 : -1);
+                        char *p = mem + j * es;
+                        switch (t) {
+                        case BC_INT8: *(int8_t *)p = (int8_t)(int64_t)(isfinite(v) ? v : 3); break;
+                        case BC_UINT8: *(uint8_t *)p = (uint8_t)(int64_t)(isfinite(v) ? v : 3); break;
+                        case BC_INT32: *(int32_t *)(void *)p = (int32_t)(isfinite(v) ? v : 3); break;
+                        case BC_INT64:
+                            *(int64_t *)(void *)p = (int64_t)(isfinite(v) ? v : 3) * 1000003;
+                            break;
+                        case BC_FLOAT32: *(float *)(void *)p = (float)v; break;
+                        default: *(double *)(void *)p = v; break;
+                        }
+                    }
+                    bc_shape gs = {1, {n}}, os = {0, {0}}, shapes[2] = {os, gs};
+                    bc_tensor g = bc_tensor_contiguous(t, &gs, mem);
+                    if (rev) { /* the same terms read from the last */
+                        g.strides[0] = -1;
+                        g.offset = n - 1;
+                    }
+                    const bc_params p = bc_params_for(BC_RULE_NUMPY);
+                    for (int e = 0; e < 2; e++) {
+                        o[e] = malloc(8);
+                        assert_non_null(o[e]);
+                        memset(o[e], 0x5a, 8);
+                        bc_tensor out = bc_tensor_contiguous(t, &os, o[e]);
+                        bc_error err;
+                        assert_int_equal(bc_eval_sum_to_shape(e ? BC_EVAL_FAST : BC_EVAL_NAIVE, &p,
+                                                              2, shapes, 0, &g, &out, &err),
+                                         BC_OK);
+                    }
+                    if (memcmp(o[0], o[1], 8) != 0)
+                        fail_msg("%s sum of %lld terms (kind %d%s): fast != naive",
+                                 bc_dtype_name(t), (long long)n, kind, rev ? ", reversed" : "");
+                    free(mem);
+                    free(o[0]);
+                    free(o[1]);
+                }
+}
+
 static void test_small_calls(void **state)
 {
     (void)state;
@@ -1059,6 +1141,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_plan_refusals),
         cmocka_unit_test(test_tile_and_block_edges),
         cmocka_unit_test(test_small_calls),
+        cmocka_unit_test(test_row_sums_in_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -565,6 +565,64 @@ static bc_check check_line(const bc_sut *sut, const char *prop, const char *line
     return k;
 }
 
+/* A SUT that writes every element of its answer but the last (the
+ * reference's answer, copied). */
+static void skips_last_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
+{
+    (void)sut;
+    const bc_sut *ref = bc_builtin_sut("reference");
+    const size_t es = bc_dtype_size(req->out_dtype);
+    bc_eval_request own = *req;
+    own.out = malloc((size_t)(req->out_capacity > 0 ? req->out_capacity : 1) * es);
+    assert_non_null(own.out);
+    ref->ops->eval(ref, &own, a);
+    int64_t n;
+    if (a->status == BC_SUT_OK && bc_shape_numel(&a->shape, &n) == BC_OK && n > 0)
+        memcpy(req->out, own.out, (size_t)(n - 1) * es);
+    free(own.out);
+}
+
+/* value-differential fails an answer with one element left unwritten,
+ * small and large, elementwise and a long sum's one element, when the
+ * check before it in the same scratch was a correct answer to the same
+ * question (its buffers hold that answer's bytes): the oracle's output is
+ * not poisoned (bc_value_request_expected), the SUT's must be. */
+static void test_unwritten_output_element_fails(void **state)
+{
+    (void)state;
+    static const bc_sut_ops ops = {limited_infer, skips_last_eval, NULL};
+    limited_sut skips = {{"skips-last", "1", "test", NULL, &ops}, 0};
+    const bc_sut *ref = bc_builtin_sut("reference");
+    static const struct {
+        const char *line, *says;
+    } cases[] = {
+        {"none op=add dtype=int32 [10] [10] -> [10]",
+         "element [9] is -1515870811, reference has 117 (1 of 10 elements differ)"},
+        {"numpy op=add dtype=int32 layout=3 values=v2:5 [3,5000] [5000] -> [3,5000]",
+         "element [2,4999] is -1515870811"},
+        {"numpy op=sum-to-shape dtype=float32 operand=0 values=v2:7 [] [70000] -> []",
+         "element [] is -2.8735182454018313e-16"},
+    };
+    const int id = bc_property_from_name("value-differential");
+    bc_check_ctx ctx = {.sut = ref};
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            bc_vector v;
+            char why[512], detail[2048] = "";
+            assert_int_equal(bc_vector_parse(cases[i].line, &v, why, sizeof why), 1);
+            ctx.sut = ref;
+            assert_int_equal(bc_property_check(id, &ctx, &v, detail, sizeof detail),
+                             BC_CHECK_PASS);
+            ctx.sut = &skips.base;
+            const bc_check k = bc_property_check(id, &ctx, &v, detail, sizeof detail);
+            if (k != BC_CHECK_FAIL)
+                fail_msg("%s: %d (\"%s\"), not a failure", cases[i].line, (int)k, detail);
+            if (!strstr(detail, cases[i].says))
+                fail_msg("%s: \"%s\" does not say \"%s\"", cases[i].line, detail, cases[i].says);
+        }
+    bc_check_ctx_release(&ctx);
+}
+
 static void test_follow_up_questions_asked(void **state)
 {
     (void)state;
@@ -1437,6 +1495,7 @@ int main(void)
         cmocka_unit_test(test_unresponsive_sut_ends_the_run),
         cmocka_unit_test(test_interrupt_keeps_what_was_found),
         cmocka_unit_test(test_follow_up_questions_asked),
+        cmocka_unit_test(test_unwritten_output_element_fails),
         cmocka_unit_test(test_divisors_are_nonzero_as_stored),
         cmocka_unit_test(test_time_skips_declined_cells),
         cmocka_unit_test(test_shrink_reaches_a_huge_threshold),
