@@ -457,17 +457,27 @@ typedef struct dtype_kernels {
     void (*sum_init)(char *);
 } dtype_kernels;
 
+/* The 3-D kernel of a binary op alone (the small calls'), as kernels_for
+ * picks it. */
+static kernel3_fn kernel3_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
+{
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        return f16c_kernels3[out_bytes >= AVX2_FLOOR_BYTES && use_avx2()][op];
+#endif
+    return binary_kernel3(dtype, op, out_bytes);
+}
+
 /* out_bytes: the output's size, which picks the 3-D kernel's clone. */
 static dtype_kernels kernels_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
 {
 #if BC_FAST_F16C
     if (half_kernels(dtype))
-        return (dtype_kernels){f16c_kernels[op], sum_f16c,
-                               f16c_kernels3[out_bytes >= AVX2_FLOOR_BYTES && use_avx2()][op],
+        return (dtype_kernels){f16c_kernels[op], sum_f16c, kernel3_for(dtype, op, out_bytes),
                                f16c_rows[op], sum_init_f16c};
 #endif
     return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype],
-                           binary_kernel3(dtype, op, out_bytes), binary_rows[dtype][op],
+                           kernel3_for(dtype, op, out_bytes), binary_rows[dtype][op],
                            sum_inits[dtype]};
 }
 
@@ -1253,7 +1263,7 @@ void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_
     }
     if (ax->rank > 2) {
         direct5 d;
-        d.fn3 = kernels_for(dtype, op, out_bytes).binary3;
+        d.fn3 = kernel3_for(dtype, op, out_bytes);
         for (int k = 0; k < 5; k++)
             if (k < ax->rank)
                 direct5_axis(&d, k, ax->dims[k], ax->strides[0][k] * out_size,
