@@ -39,6 +39,10 @@ typedef struct bc_job {
 bc_error_kind bc_engine_fail(bc_error *err, bc_error_kind kind, bc_rule rule, int operand,
                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* bc_op_takes_dtype, bc_op_result_dtype and bc_dtype_size in one call
+ * (the small-call front end's): 0 if op is not defined on t, else 1 with
+ * the result's dtype and the size of t's elements. */
+int bc_op_types(bc_op op, bc_dtype t, bc_dtype *result, int64_t *size);
 void bc_naive_run(const bc_job *job);
 void bc_fast_run(const bc_job *job);
 

@@ -308,39 +308,76 @@ static int small_data(const bc_tensor *t, int64_t size)
            small_reach(t->offset); /* sizes are powers of two */
 }
 
-/* A one-shot fast binary call that every check of elementwise() accepts
- * and bc_fast_run would run on its direct route, recognised in one pass
- * over the result's axes, innermost first, and run without a job, a shape
- * copy, bc_infer or a plan sort: rules numpy and none without options, an
- * output of 1 to BC_SMALL_NUMEL elements (no size-0 axis) sharing no
- * memory with either input.  Returns 0, having done nothing, for any call
- * outside that set, valid or not: elementwise() then checks it and names
- * its error, so refusals are the general path's by construction.  Each
- * condition below is sufficient for a check of the general path
- * (bc_tensor_check, bc_infer, the dtypes, check_output); none may accept a
- * call that path refuses (tests/test_engine_random.c compares the two
- * evaluators on every binary case, test_small_calls the refusals at its
- * edges). */
-static int small_binary(bc_op op, const bc_params *p, const bc_tensor *a, const bc_tensor *b,
-                        const bc_tensor *out)
+/* The first pass, for a call whose three views are dense row-major (on
+ * each axis an operand walks, its stride is the product of its dims
+ * inside it; strides of size-1 axes are never read, as bc_tensor_check
+ * never reads them): then no view overlaps itself, each reaches the
+ * elements [0, its numel) from its first one, every stride is below
+ * BC_SMALL_NUMEL, and neighbouring axes merge exactly when the same inputs
+ * walk both.  So a pass over the dims alone does small_strided's work.
+ * Returns the output's element count with the axes and each operand's
+ * highest element offset in hi[] (lowest 0), 0 if numpy (or none) refuses
+ * the shapes or the output has more than BC_SMALL_NUMEL elements, -1 if a
+ * view is not dense (small_strided then decides). */
+static int64_t small_dense(const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
+                           int none, bc_small_axes *ax, int64_t *hi)
 {
-    if (p->options || (p->rule != BC_RULE_NUMPY && p->rule != BC_RULE_NONE))
-        return 0;
-    const bc_dtype dt = a->dtype;
-    if (b->dtype != dt || !bc_op_takes_dtype(op, dt) || out->dtype != bc_op_result_dtype(op, dt))
-        return 0;
-    const int R = out->rank, ra = a->rank, rb = b->rank, none = p->rule == BC_RULE_NONE;
-    if ((unsigned)R > BC_MAX_RANK || (unsigned)ra > (unsigned)R || (unsigned)rb > (unsigned)R ||
-        (ra != R && rb != R) || (none && (ra != R || rb != R)))
-        return 0;
-    /* the output is the inputs' dtype or bool (one byte) */
-    const int64_t isz = (int64_t)bc_dtype_size(dt), osz = out->dtype == dt ? isz : 1;
-    if (!small_data(out, osz) || !small_data(a, isz) || !small_data(b, isz))
-        return 0;
-    /* the axes of extent > 1, innermost first, neighbours merged as
-     * bc_plan_finish merges them (no flip or sort: a small call's blocks are
-     * short anyway); strides in elements */
-    bc_small_axes ax;
+    const int R = out->rank, ra = a->rank, rb = b->rank;
+    int64_t no = 1, na = 1, nb = 1;
+    int m = 0, last = 0;
+    for (int r = R - 1; r >= 0; r--) {
+        const int ka = r - (R - ra), kb = r - (R - rb);
+        const int64_t dim = out->dims[r], da = ka >= 0 ? a->dims[ka] : 1,
+                      db = kb >= 0 ? b->dims[kb] : 1;
+        /* numpy's dim (RULES.md §3): each 1 or equal to it (one equal
+         * unless it is 1: the pattern test below) */
+        if (dim < 1 || dim > BC_SMALL_NUMEL || (da != dim && da != 1) || (db != dim && db != 1))
+            return 0;
+        if (dim == 1)
+            continue;
+        /* which inputs walk this axis: 1 a, 2 b; none needs both */
+        const int pat = (da != 1) | (db != 1) << 1;
+        if (pat == 0 || (none && pat != 3))
+            return 0;
+        if (out->strides[r] != no || (pat & 1 && a->strides[ka] != na) ||
+            (pat & 2 && b->strides[kb] != nb))
+            return -1;
+        if (pat == last) {
+            ax->dims[m - 1] *= dim;
+        } else {
+            ax->dims[m] = dim;
+            ax->strides[0][m] = no;
+            ax->strides[1][m] = pat & 1 ? na : 0;
+            ax->strides[2][m] = pat & 2 ? nb : 0;
+            last = pat;
+            m++;
+        }
+        no *= dim;
+        na *= da;
+        nb *= db;
+        if (no > BC_SMALL_NUMEL)
+            return 0;
+    }
+    ax->rank = m;
+    hi[0] = no - 1;
+    hi[1] = na - 1;
+    hi[2] = nb - 1;
+    return no;
+}
+
+/* The second pass, for any strides: the axes of extent > 1, innermost
+ * first, neighbours merged as bc_plan_finish merges them (no flip or sort:
+ * a small call's blocks are short anyway), strides in elements, and each
+ * operand's lowest and highest element offset from its first element in
+ * lo[] and hi[].  Returns the output's element count, or 0 if the call is
+ * not one small_binary may take.  Out of line: inlined, its registers
+ * crowd the dense pass's. */
+static __attribute__((noinline)) int64_t small_strided(const bc_tensor *a, const bc_tensor *b,
+                                                       const bc_tensor *out, int none,
+                                                       bc_small_axes *ax, int64_t *lo,
+                                                       int64_t *hi)
+{
+    const int R = out->rank, ra = a->rank, rb = b->rank;
     int m = 0, in_order = 1;
     int64_t numel = 1, olo = 0, ohi = 0, alo = 0, ahi = 0, blo = 0, bhi = 0;
     for (int r = R - 1; r >= 0; r--) {
@@ -370,33 +407,93 @@ static int small_binary(bc_op op, const bc_params *p, const bc_tensor *a, const 
         ahi += pa > 0 ? pa : 0;
         blo += pb < 0 ? pb : 0;
         bhi += pb > 0 ? pb : 0;
-        if (m > 0 && ax.strides[0][m - 1] * ax.dims[m - 1] == so &&
-            ax.strides[1][m - 1] * ax.dims[m - 1] == sa &&
-            ax.strides[2][m - 1] * ax.dims[m - 1] == sb) {
-            ax.dims[m - 1] *= dim;
+        if (m > 0 && ax->strides[0][m - 1] * ax->dims[m - 1] == so &&
+            ax->strides[1][m - 1] * ax->dims[m - 1] == sa &&
+            ax->strides[2][m - 1] * ax->dims[m - 1] == sb) {
+            ax->dims[m - 1] *= dim;
             continue;
         }
-        ax.dims[m] = dim;
-        ax.strides[0][m] = so;
-        ax.strides[1][m] = sa;
-        ax.strides[2][m] = sb;
+        ax->dims[m] = dim;
+        ax->strides[0][m] = so;
+        ax->strides[1][m] = sa;
+        ax->strides[2][m] = sb;
         m++;
     }
     if (!in_order && self_overlaps(out))
         return 0;
-    ax.rank = m;
+    ax->rank = m;
+    lo[0] = olo;
+    hi[0] = ohi;
+    lo[1] = alo;
+    hi[1] = ahi;
+    lo[2] = blo;
+    hi[2] = bhi;
+    return numel;
+}
+
+/* A one-shot fast binary call that every check of elementwise() accepts
+ * and bc_fast_run would run on its direct route, recognised in one pass
+ * over the result's axes, innermost first (two when a view is not dense
+ * row-major), and run without a job, a shape copy, bc_infer or a plan
+ * sort: rules numpy and none without options, an output of 1 to
+ * BC_SMALL_NUMEL elements (no size-0 axis) sharing no memory with either
+ * input.  Returns 0, having done nothing, for any call outside that set,
+ * valid or not: elementwise() then checks it and names its error, so
+ * refusals are the general path's by construction.  Each condition below
+ * is sufficient for a check of the general path (bc_tensor_check,
+ * bc_infer, the dtypes, check_output); none may accept a call that path
+ * refuses (tests/test_engine_random.c compares the two evaluators on
+ * every binary case, test_small_calls the refusals at its edges). */
+static inline __attribute__((always_inline)) int small_binary(bc_op op, const bc_params *p,
+                                                             const bc_tensor *a,
+                                                             const bc_tensor *b,
+                                                             const bc_tensor *out)
+{
+    if (p->options || (p->rule != BC_RULE_NUMPY && p->rule != BC_RULE_NONE))
+        return 0;
+    const bc_dtype dt = a->dtype;
+    bc_dtype odt;
+    int64_t isz;
+    if (b->dtype != dt || !bc_op_types(op, dt, &odt, &isz) || out->dtype != odt)
+        return 0;
+    const int R = out->rank, ra = a->rank, rb = b->rank, none = p->rule == BC_RULE_NONE;
+    if ((unsigned)R > BC_MAX_RANK || (unsigned)ra > (unsigned)R || (unsigned)rb > (unsigned)R ||
+        (ra != R && rb != R) || (none && (ra != R || rb != R)))
+        return 0;
+    /* the output is the inputs' dtype or bool (one byte) */
+    const int64_t osz = odt == dt ? isz : 1;
+    if (!small_data(out, osz) || !small_data(a, isz) || !small_data(b, isz))
+        return 0;
+    bc_small_axes ax;
+    int64_t lo[3] = {0, 0, 0}, hi[3];
+    int64_t numel = small_dense(a, b, out, none, &ax, hi);
+    if (numel < 0)
+        numel = small_strided(a, b, out, none, &ax, lo, hi);
+    if (numel == 0)
+        return 0;
     ax.base[0] = (char *)out->data + out->offset * osz;
     ax.base[1] = (char *)a->data + a->offset * isz;
     ax.base[2] = (char *)b->data + b->offset * isz;
     /* the byte ranges, as byte_range() gives them */
-    const uintptr_t o = (uintptr_t)ax.base[0], olo_b = o + (uintptr_t)(olo * osz),
-                    ohi_b = o + (uintptr_t)(ohi * osz + osz);
+    const uintptr_t o = (uintptr_t)ax.base[0], olo = o + (uintptr_t)(lo[0] * osz),
+                    ohi = o + (uintptr_t)(hi[0] * osz + osz);
     const uintptr_t x = (uintptr_t)ax.base[1], y = (uintptr_t)ax.base[2];
-    if ((x + (uintptr_t)(alo * isz) < ohi_b && olo_b < x + (uintptr_t)(ahi * isz + isz)) ||
-        (y + (uintptr_t)(blo * isz) < ohi_b && olo_b < y + (uintptr_t)(bhi * isz + isz)))
+    if ((x + (uintptr_t)(lo[1] * isz) < ohi && olo < x + (uintptr_t)(hi[1] * isz + isz)) ||
+        (y + (uintptr_t)(lo[2] * isz) < ohi && olo < y + (uintptr_t)(hi[2] * isz + isz)))
         return 0; /* in place (or refused): the general path's checks */
     bc_fast_run_small(&ax, dt, op, osz, isz, numel * osz);
     return 1;
+}
+
+/* The general path of bc_eval_binary, out of line so that a small call
+ * sets up no frame for it. */
+static __attribute__((noinline)) bc_error_kind binary(bc_evaluator ev, bc_op op,
+                                                      const bc_params *p, const bc_tensor *a,
+                                                      const bc_tensor *b, const bc_tensor *out,
+                                                      bc_error *err)
+{
+    const bc_tensor *pair[2] = {a, b};
+    return elementwise(ev, op, p, 2, NULL, pair, out, 0, NULL, err);
 }
 
 bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p, const bc_tensor *a,
@@ -404,8 +501,7 @@ bc_error_kind bc_eval_binary(bc_evaluator ev, bc_op op, const bc_params *p, cons
 {
     if (ev == BC_EVAL_FAST && small_binary(op, p, a, b, out))
         return BC_OK;
-    const bc_tensor *pair[2] = {a, b};
-    return elementwise(ev, op, p, 2, NULL, pair, out, 0, NULL, err);
+    return binary(ev, op, p, a, b, out, err);
 }
 
 bc_error_kind bc_eval_nary(bc_evaluator ev, bc_op op, const bc_params *p, int n,

@@ -540,17 +540,27 @@ typedef struct dtype_kernels {
     void (*sum_init)(char *);
 } dtype_kernels;
 
+/* The 3-D kernel of a binary op alone (the small calls'), as kernels_for
+ * picks it. */
+static kernel3_fn kernel3_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
+{
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        return f16c_kernels3[out_bytes >= AVX2_FLOOR_BYTES && use_avx2()][op];
+#endif
+    return binary_kernel3(dtype, op, out_bytes);
+}
+
 /* out_bytes: the output's size, which picks the 3-D kernel's clone. */
 static dtype_kernels kernels_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
 {
 #if BC_FAST_F16C
     if (half_kernels(dtype))
-        return (dtype_kernels){f16c_kernels[op], sum_f16c,
-                               f16c_kernels3[out_bytes >= AVX2_FLOOR_BYTES && use_avx2()][op],
+        return (dtype_kernels){f16c_kernels[op], sum_f16c, kernel3_for(dtype, op, out_bytes),
                                f16c_rows[op], sum_init_f16c};
 #endif
     return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype],
-                           binary_kernel3(dtype, op, out_bytes), binary_rows[dtype][op],
+                           kernel3_for(dtype, op, out_bytes), binary_rows[dtype][op],
                            sum_inits[dtype]};
 }
 
@@ -1180,6 +1190,37 @@ static void fill(const bc_tensor *out, const char *value)
     run_kernel(&pl, copy_kernel((size_t)size[0]), NULL, size, 0, 0);
 }
 
+/* A direct binary call of 3 to 5 axes (after merging), the small calls'
+ * shape: the 3-D kernel over the four inner axes, called once per step of
+ * the fifth (rank-5 small: 2 calls of 5 x 3 x 6 x 4), without the plan
+ * walk's set-up (strides gathered per operand, carries, the odometer), the
+ * blocks walk_plan's direct route would call.  Byte strides, operand 0
+ * the output. */
+typedef struct direct5 {
+    kernel3_fn fn3;
+    int64_t n[5];    /* n[0] the innermost axis */
+    int64_t s[5][3]; /* s[k][j]: operand j's byte stride on axis k */
+} direct5;
+
+static void direct5_axis(direct5 *d, int k, int64_t n, int64_t so, int64_t sa, int64_t sb)
+{
+    d->n[k] = n;
+    d->s[k][0] = so;
+    d->s[k][1] = sa;
+    d->s[k][2] = sb;
+}
+
+static void run_direct5(const direct5 *d, char *const *base)
+{
+    char *p[3] = {base[0], base[1], base[2]};
+    for (int64_t i = 0; i < d->n[4]; i++) {
+        d->fn3(d->n[3], d->n[2], d->n[1], d->n[0], p, d->s[3], d->s[2], d->s[1], d->s[0]);
+        p[0] += d->s[4][0];
+        p[1] += d->s[4][1];
+        p[2] += d->s[4][2];
+    }
+}
+
 /* A plan, its kernel and the decisions that depend on the layouts alone:
  * what bc_fast_run computes per call and a prepared call keeps. */
 struct bc_fast_prep {
@@ -1187,6 +1228,8 @@ struct bc_fast_prep {
     nary_aux nary;
     int empty; /* a size-0 result: reads and writes nothing */
     int direct; /* one block, no buffers: the kernel is called straight */
+    int deep;   /* a binary plan of 3 to 5 axes, no buffers: run_direct5 */
+    direct5 d5; /* with deep */
     int64_t n1, n0, s1[BC_PLAN_MAX_OPS], s0[BC_PLAN_MAX_OPS]; /* with direct: the block */
     int64_t size[BC_PLAN_MAX_OPS];
     intptr_t rel[BC_PLAN_MAX_OPS]; /* prepared: plan base minus the view's data, bytes */
@@ -1271,8 +1314,8 @@ void bc_fast_run(const bc_job *job)
         run_exec(&fp.pl, fp.pl.base, &fp.x, -1);
 }
 
-/* More than two axes: a plan, walked as bc_fast_run walks it (out of line:
- * the plan's 5 KiB of stack are not set up for one block). */
+/* More than five axes: a plan, walked as bc_fast_run walks it (out of
+ * line: the plan's 5 KiB of stack are not set up for the others). */
 static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc_dtype dtype,
                                                      bc_op op, const int64_t *size,
                                                      int64_t out_bytes)
@@ -1297,8 +1340,20 @@ void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_
                        int64_t in_size, int64_t out_bytes)
 {
     const int64_t size[3] = {out_size, in_size, in_size};
-    if (ax->rank > 2) {
+    if (ax->rank > 5) {
         run_small_plan(ax, dtype, op, size, out_bytes);
+        return;
+    }
+    if (ax->rank > 2) {
+        direct5 d;
+        d.fn3 = kernel3_for(dtype, op, out_bytes);
+        for (int k = 0; k < 5; k++)
+            if (k < ax->rank)
+                direct5_axis(&d, k, ax->dims[k], ax->strides[0][k] * out_size,
+                             ax->strides[1][k] * in_size, ax->strides[2][k] * in_size);
+            else
+                direct5_axis(&d, k, 1, 0, 0, 0);
+        run_direct5(&d, ax->base);
         return;
     }
     /* one block: the kernel straight, as a prepared direct call */
@@ -1326,6 +1381,17 @@ bc_fast_prep *bc_fast_prepare(const bc_job *job)
     const bc_plan *pl = &fp->pl;
     const int R = pl->rank;
     fp->direct = !fp->empty && R <= 2 && fp->x.route == ROUTE_DIRECT && !fp->x.gathered;
+    fp->deep = !fp->empty && R >= 3 && R <= 5 && pl->nops == 3 && fp->x.fn3 &&
+               fp->x.route == ROUTE_DIRECT && !fp->x.gathered;
+    if (fp->deep) {
+        fp->d5.fn3 = fp->x.fn3;
+        for (int k = 0; k < 5; k++)
+            if (k < R)
+                direct5_axis(&fp->d5, k, pl->dims[R - 1 - k], pl->strides[0][R - 1 - k],
+                             pl->strides[1][R - 1 - k], pl->strides[2][R - 1 - k]);
+            else
+                direct5_axis(&fp->d5, k, 1, 0, 0, 0);
+    }
     if (fp->direct) {
         fp->n0 = R >= 1 ? pl->dims[R - 1] : 1;
         fp->n1 = R >= 2 ? pl->dims[R - 2] : 1;
@@ -1352,6 +1418,8 @@ void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps)
         base[j] = (char *)((uintptr_t)data[j] + (uintptr_t)fp->rel[j]);
     if (fp->direct && !overlaps)
         fp->x.fn(fp->n1, fp->n0, base, fp->s1, fp->s0, fp->x.aux);
+    else if (fp->deep && !overlaps)
+        run_direct5(&fp->d5, base);
     else
         run_exec(&fp->pl, base, &fp->x, overlaps);
 }

@@ -222,6 +222,15 @@ int bc_op_takes_dtype(bc_op op, bc_dtype t)
     return !(t == BC_BOOL && (op == BC_OP_SUB || op == BC_OP_DIV));
 }
 
+int bc_op_types(bc_op op, bc_dtype t, bc_dtype *result, int64_t *size)
+{
+    if (!bc_op_takes_dtype(op, t))
+        return 0;
+    *result = bc_op_result_dtype(op, t);
+    *size = dtype_sizes[t];
+    return 1;
+}
+
 int bc_op_takes_dtype_under(bc_op op, bc_dtype t, const bc_semantics *s)
 {
     return bc_op_takes_dtype(op, t) || (s && s->bool_sub == BC_BOOL_SUB_XOR &&

@@ -1119,6 +1119,48 @@ static void test_small_calls(void **state)
                 c.out.data = (void *)(uintptr_t)(2048 * es);
                 small_compare(&c, "the size limit");
             }
+            /* the dense pass (small_dense) and the blocks after it: rank-5
+             * small, no axis merged (two 3-D kernel calls); the strides of
+             * its size-1 axes, never read; an input's stride and then the
+             * output's off the dense one (the strided pass takes them);
+             * axes merged where the same inputs walk them (one 2-D block);
+             * four axes left (one 3-D kernel call); six (the plan walk) */
+            bc_shape r5a = {5, {2, 1, 3, 1, 4}}, r5b = {5, {1, 5, 1, 6, 1}},
+                     r5 = {5, {2, 5, 3, 6, 4}};
+            c = base;
+            c.a = bc_tensor_contiguous(t, &r5a, (void *)0);
+            c.b = bc_tensor_contiguous(t, &r5b, (void *)(uintptr_t)(64 * es));
+            c.out = bc_tensor_contiguous(ot, &r5, (void *)(uintptr_t)4096);
+            small_compare(&c, "rank-5 small");
+            c.a.strides[1] = INT64_MAX;
+            c.b.strides[4] = -7;
+            c.out.dims[1] = c.b.dims[1] = 1;
+            c.out.strides[0] = 72; /* dense again: 3 x 6 x 4 inside it */
+            c.out.strides[1] = 3;
+            small_compare(&c, "rank-5 small, size-1 axes' strides");
+            c.out.dims[1] = c.b.dims[1] = 5;
+            c.out.strides[0] = 360;
+            c.out.strides[1] = 72;
+            c.b.strides[4] = 1;
+            c.b.strides[3] = 2;
+            small_compare(&c, "rank-5 small, an input not dense");
+            c.b.strides[3] = 1;
+            c.out.strides[0] = 730;
+            small_compare(&c, "rank-5 small, the output not dense");
+            bc_shape m4 = {4, {2, 3, 4, 5}}, m2 = {2, {4, 5}}, m3 = {3, {3, 1, 5}};
+            c = base;
+            c.a = bc_tensor_contiguous(t, &m4, (void *)0);
+            c.b = bc_tensor_contiguous(t, &m2, (void *)(uintptr_t)(128 * es));
+            c.out = bc_tensor_contiguous(ot, &m4, (void *)(uintptr_t)4096);
+            small_compare(&c, "merged to two axes");
+            c.b = bc_tensor_contiguous(t, &m3, (void *)(uintptr_t)(128 * es));
+            small_compare(&c, "four axes left");
+            bc_shape r6a = {6, {2, 1, 2, 1, 2, 1}}, r6b = {6, {1, 2, 1, 2, 1, 2}},
+                     r6 = {6, {2, 2, 2, 2, 2, 2}};
+            c.a = bc_tensor_contiguous(t, &r6a, (void *)0);
+            c.b = bc_tensor_contiguous(t, &r6b, (void *)(uintptr_t)(16 * es));
+            c.out = bc_tensor_contiguous(ot, &r6, (void *)(uintptr_t)4096);
+            small_compare(&c, "six axes left");
         }
     }
 }
