@@ -539,12 +539,6 @@ __attribute__((target("avx"))) static size_t stream_avx(char *dst, const char *s
 static void stream_bytes(char *dst, const char *src, size_t bytes, int avx)
 {
 #if BC_HAVE_AVX2_CLONES
-    if (avx == 2) { /* EXPERIMENT: rep movsb */
-        __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(bytes) : : "memory");
-        return;
-    }
-#endif
-#if BC_HAVE_AVX2_CLONES
     if (avx && bytes >= 256) {
         size_t head = (32 - ((uintptr_t)dst & 31)) & 31;
         memcpy(dst, src, head);
@@ -715,7 +709,6 @@ typedef struct exec {
     int batched;      /* ROUTE_STREAM of an output written in memory order, block
                          after block, each smaller than the buffer: blocks are
                          packed into the buffer and streamed out a buffer at a time */
-    int64_t piece;    /* ROUTE_STREAM: the bytes of output computed per streaming copy */
 } exec;
 
 /* The output piece and the gathered tiles, one set per call. */
@@ -758,15 +751,12 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
             widest = x->size[j] > widest ? x->size[j] : widest;
         rows = TILE_ROWS * 4 / widest;
         cols = TILE_COLS;
+    } else if (n0 * osize <= PIECE_BYTES) {
+        cols = n0;
+        rows = PIECE_BYTES / (n0 * osize);
     } else {
-        const int64_t piece = x->route == ROUTE_STREAM ? x->piece : PIECE_BYTES;
-        if (n0 * osize <= piece) {
-            cols = n0;
-            rows = piece / (n0 * osize);
-        } else {
-            rows = 1;
-            cols = piece / osize;
-        }
+        rows = 1;
+        cols = PIECE_BYTES / osize;
     }
     char *q[BC_PLAN_MAX_OPS];
     int64_t t1[BC_PLAN_MAX_OPS], t0[BC_PLAN_MAX_OPS];
@@ -876,7 +866,7 @@ static inline __attribute__((always_inline)) void walk_plan(const bc_plan *pl, c
     }
     for (;;) {
         if (batched) {
-            if (fill + block > x->piece) {
+            if (fill + block > (int64_t)PIECE_BYTES) {
                 stream_bytes(dst, x->buf->out.c, (size_t)fill, x->avx);
                 dst += fill;
                 fill = 0;
@@ -981,7 +971,7 @@ static int output_overlaps(const bc_plan *pl, char *const *base, const int64_t *
 
 /* 1 if the plan walks the output in memory order without gaps (row-major
  * strides) and a 2-D block fits the buffer: the blocks can be batched. */
-static int in_memory_order(const bc_plan *pl, int64_t size, int inner, int64_t piece)
+static int in_memory_order(const bc_plan *pl, int64_t size, int inner)
 {
     const int R = pl->rank;
     int64_t want = size;
@@ -993,7 +983,7 @@ static int in_memory_order(const bc_plan *pl, int64_t size, int inner, int64_t p
     int64_t block = size;
     for (int r = R - 1; r >= 0 && r >= R - inner; r--)
         block *= pl->dims[r];
-    return block <= piece;
+    return block <= PIECE_BYTES;
 }
 
 /* Outputs of at least this many bytes are written with non-temporal
@@ -1021,18 +1011,6 @@ static int64_t nt_min_bytes(void)
     return llc;
 }
 
-/* EXPERIMENT: BROADCHECK_STREAM_PIECE overrides the streamed piece. */
-static int64_t stream_piece_bytes(void)
-{
-    const char *env = getenv("BROADCHECK_STREAM_PIECE");
-    if (env && *env) {
-        long long v = strtoll(env, NULL, 10);
-        if (v >= 256 && v <= PIECE_BYTES)
-            return v;
-    }
-    return PIECE_BYTES;
-}
-
 /* The decisions of a call that depend on the layouts alone: routes the
  * output through the buffer when it is large enough to stream, gathers
  * transposed inputs when `tiles`.  Whether the output is an input (in
@@ -1051,7 +1029,6 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     x->batched = 0;
     x->flat = 0;
     x->avx = 0;
-    x->piece = PIECE_BYTES;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
         x->gathered = transposed_inputs(pl, size);
         if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
@@ -1063,11 +1040,8 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     if (contiguous_out && out_bytes >= NT_FLOOR_BYTES && out_bytes >= nt_min_bytes()) {
         x->route = ROUTE_STREAM;
         x->avx = use_avx2();
-        x->piece = stream_piece_bytes();
-        if (x->avx && getenv("BROADCHECK_STREAM_MOVSB")) /* EXPERIMENT */
-            x->avx = 2;
-        x->batched = !x->gathered && in_memory_order(pl, size[0], x->fn3 ? 3 : 2, x->piece);
-        if (!x->batched && x->fn3 && !x->gathered && in_memory_order(pl, size[0], 2, x->piece)) {
+        x->batched = !x->gathered && in_memory_order(pl, size[0], x->fn3 ? 3 : 2);
+        if (!x->batched && x->fn3 && !x->gathered && in_memory_order(pl, size[0], 2)) {
             /* a 3-D block is larger than the buffer: 2-D ones, each still
              * one call of the 3-D kernel (its AVX2 clone: rank5-outer's
              * 64 x 64 blocks took the portable SSE2 2-D kernel) */
@@ -1204,7 +1178,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, PIECE_BYTES};
+        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }
@@ -1232,7 +1206,7 @@ static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc
     for (int j = 0; j < 3; j++)
         pl.base[j] = ax->base[j];
     const dtype_kernels k = kernels_for(dtype, op, out_bytes);
-    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, PIECE_BYTES};
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
     run_plan(&pl, pl.base, &x);
 }
 
