@@ -25,6 +25,7 @@ count tiny '[3,4]' '[4]' 0 1 1001 0
 count tiny-prepared '[3,4]' '[4]' 0 1 1001 1
 count rank5-small '[2,1,3,1,4]' '[1,5,1,6,1]' 0 1 201 0
 count rank5-small-prepared '[2,1,3,1,4]' '[1,5,1,6,1]' 0 1 201 1
+count outer '[4096,1]' '[1,4096]' 0 1 2 0
 count rank8-write-only '[8,1,8,1,8,1,8,1]' '[1,8,1,8,1,8,1,8]' 0 1 2 0
 count rank5-outer/16 '[4,1,64,1,64]' '[1,64,1,64,1]' 0 1 2 0
 count transposed '[4096,4096]' '[4096,4096]' 1 1 2 0
