@@ -964,7 +964,7 @@ static void test_row_sums_in_any_order(void **state)
                         if (kind == 7)
                             v = j % 2 ? 8388607.0 : -8388607.0;
                         if (kind == 8)
-                            v = floor(16777216.0 / (double)n) * (j % 3 ? 1 : -1);
+                            v = (double)((int64_t)16777216 / (int64_t)n) * (j % 3 ? 1 : -1); /* floor: n > 0 */
                         char *p = mem + j * es;
                         switch (t) {
                         case BC_INT8: *(int8_t *)p = (int8_t)(int64_t)(isfinite(v) ? v : 3); break;
