@@ -199,7 +199,7 @@ static void test_faulty_adapters(void **state)
     } faulty[] = {
         {"crash", "shape-differential", {NULL}},
         {"hang", "shape-differential", {"--timeout-ms", "150", NULL}},
-        {"runaway", "shape-differential", {"--memory-mb", "48", "--timeout-ms", "10000"}},
+        {"runaway", "shape-differential", {"--memory-mb", "96", "--timeout-ms", "10000"}},
         {"garbage", "shape-differential", {NULL}},
         {"dying", "shape-differential", {"--timeout-ms", "150", NULL}},
         {"garbage", "value-differential", {NULL}},
