@@ -17,6 +17,17 @@
 
 #include "worker.h"
 
+/* Inaccessible bytes after the shared file's last page: a write this far
+ * past it faults (an output's guard catches writes nearer than that). */
+#define TRAILING_GUARD_BYTES ((size_t)64 << 10)
+
+/* The file's pages and the trailing guard. */
+static size_t reserved_bytes(const bc_wire_question *q)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return ((size_t)q->shm_size + page - 1) / page * page + TRAILING_GUARD_BYTES;
+}
+
 int bc_worker_shm_map(bc_wire_question *q, char *why, size_t cap)
 {
     q->shm_map = NULL;
@@ -34,7 +45,20 @@ int bc_worker_shm_map(bc_wire_question *q, char *why, size_t cap)
         close(fd);
         return -1;
     }
-    void *map = mmap(NULL, (size_t)q->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    /* The file goes at the start of an inaccessible reservation, so that a
+     * wild write past its end faults: mapped alone, the page after it may be
+     * another writable mapping of the worker, and such a write went unseen
+     * (test_shm's test_adapter_wild_write, once under load). */
+    void *map = mmap(NULL, reserved_bytes(q), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (map != MAP_FAILED &&
+        mmap(map, (size_t)q->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+            MAP_FAILED) {
+        const int err = errno;
+        munmap(map, reserved_bytes(q));
+        map = MAP_FAILED;
+        errno = err;
+    }
     int err = errno;
     close(fd); /* the mapping keeps the file */
     if (map == MAP_FAILED) {
@@ -51,7 +75,7 @@ int bc_worker_shm_map(bc_wire_question *q, char *why, size_t cap)
 void bc_worker_shm_unmap(bc_wire_question *q)
 {
     if (q->shm && q->shm_map)
-        munmap(q->shm_map, (size_t)q->shm_size);
+        munmap(q->shm_map, reserved_bytes(q));
     q->shm_map = NULL;
 }
 
