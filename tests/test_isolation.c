@@ -441,8 +441,8 @@ static void test_dying_at_the_deadline(void **state)
 static void test_runaway(void **state)
 {
     (void)state;
-    const bc_sut *sut = open_faulty("runaway", 5000, 48);
-    check_fault(sut, "of its 48 MB memory limit (out of memory?)", "memory limit of 48 MB");
+    const bc_sut *sut = open_faulty("runaway", 5000, 96);
+    check_fault(sut, "of its 96 MB memory limit (out of memory?)", "memory limit of 96 MB");
     bc_sut_close(sut);
 }
 
