@@ -166,6 +166,21 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)     \
                 FN(W, __VA_ARGS__);                                                    \
         }
+/* BC_FAST_LEAN (set for the sanitize and fuzz builds, reference/CMakeLists.txt):
+ * one loop of length n0 for rows of every length.  The constant-length
+ * copies are faster code for the same source lines, and they are what made
+ * this file slow to compile: under ASan + UBSan + libFuzzer's coverage at
+ * -O2, 679 s with them and 190 s without (clang 14, one core each). */
+#ifndef BC_FAST_LEAN
+#define BC_FAST_LEAN 0
+#endif
+#define EACH_ROW_ANY_LENGTH(FN, ...)                                                   \
+    do {                                                                               \
+        EACH_PLANE(FN, n0, __VA_ARGS__)                                                \
+    } while (0)
+#if BC_FAST_LEAN
+#define EACH_ROW(FN, ...) EACH_ROW_ANY_LENGTH(FN, __VA_ARGS__)
+#else
 #define EACH_ROW(FN, ...)                                                              \
     do {                                                                               \
         if (n0 * e == 32) {                                                            \
@@ -176,6 +191,7 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             EACH_PLANE(FN, n0, __VA_ARGS__)                                            \
         }                                                                              \
     } while (0)
+#endif
 
 /* row_: one row, its stride case picked for the row (the n-ary fold's
  * chunks); k_: a 2-D block, its stride case picked once for all its rows
@@ -210,8 +226,8 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
             EACH_ROW(sv_##N##_##NAME, (OT *)o, *(const T *)a, (const T *)b);           \
-        else                                                                           \
-            EACH_ROW(gs_##N##_##NAME, o, so, a, sa, b, sb);                            \
+        else /* no constant-length rows: a strided row is not vector code */      \
+            EACH_ROW_ANY_LENGTH(gs_##N##_##NAME, o, so, a, sa, b, sb);                 \
     }                                                                                  \
     static void k3_##N##_##NAME(int64_t n3, int64_t n2, int64_t n1, int64_t n0,       \
                                 char *const *p, const int64_t *s3, const int64_t *s2,  \
