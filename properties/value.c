@@ -632,38 +632,57 @@ int64_t bc_value_v2(uint64_t values, int k, int64_t j, bc_dtype t)
     return v2_one(bc_value_v2_key(values, k), t, j);
 }
 
-/* row[2i], row[2i + 1] = the values of pair m0 + i, for np pairs within
- * one 2^32-aligned span of pairs (c0 and c1 the same for all): the hot
- * loop, as portable code and as an AVX2 copy. */
-#define V2_PAIRS_LOOP(SCALE, SHIFT, BIAS)                                                \
-    BC_VALUES_SIMD                                                                       \
-    for (int64_t i = 0; i < np; i++) {                                                   \
-        const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1);     \
-        row[2 * i] = (int32_t)(((h & 0xffffu) * (SCALE)) >> (SHIFT)) - (BIAS);           \
-        row[2 * i + 1] = (int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS);           \
-    }
-/* the three loops apart, each with constant factors and shifts */
-#define V2_PAIRS_BODY                                                                    \
-    if (t == BC_BOOL) {                                                                  \
-        V2_PAIRS_LOOP(1u, 15, 0)                                                         \
-    } else if (t == BC_UINT8) {                                                          \
-        V2_PAIRS_LOOP(19u, 16, 0)                                                        \
-    } else {                                                                             \
-        V2_PAIRS_LOOP(19u, 16, 9)                                                        \
-    }
+/* Where a walk of version 2 stores its values: an int64 row (store_row
+ * then stores it, with the divisors' 1s and float16's conversion), or
+ * straight into the elements of the dtype, for a contiguous row of an
+ * operand without divisors (most of the medium tier's elements, where the
+ * int64 row between the two loops was written and read again). */
+typedef enum { V2_INT64_ROW, V2_OWN_DTYPE } v2_dest;
 
-static void v2_pairs(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, int64_t *restrict row,
-                     int64_t np)
-{
-    V2_PAIRS_BODY
-}
-
+/* dst[0 .. 2 np - 1] (of type T) = the values of pairs m0 .. m0 + np - 1,
+ * within one 2^32-aligned span of pairs (c0 and c1 the same for all), each
+ * as store_row stores it: the hot loop, with constant factors and shifts. */
+#define V2_LOOP(T, SCALE, SHIFT, BIAS)                                                   \
+    do {                                                                                 \
+        T *restrict d = dst;                                                             \
+        BC_VALUES_SIMD                                                                   \
+        for (int64_t i = 0; i < np; i++) {                                               \
+            const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1); \
+            d[2 * i] = (T)((int32_t)(((h & 0xffffu) * (SCALE)) >> (SHIFT)) - (BIAS));    \
+            d[2 * i + 1] = (T)((int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS));    \
+        }                                                                                \
+    } while (0)
+#define V2_ROW_BODY                                                                      \
+    switch (t) {                                                                         \
+    case BC_BOOL: V2_LOOP(int64_t, 1u, 15, 0); break;                                    \
+    case BC_UINT8: V2_LOOP(int64_t, 19u, 16, 0); break;                                  \
+    default: V2_LOOP(int64_t, 19u, 16, 9); break;                                        \
+    }
+#define V2_OWN_BODY                                                                      \
+    switch (t) {                                                                         \
+    case BC_BOOL: V2_LOOP(uint8_t, 1u, 15, 0); break;                                    \
+    case BC_UINT8: V2_LOOP(uint8_t, 19u, 16, 0); break;                                  \
+    case BC_INT8: V2_LOOP(int8_t, 19u, 16, 9); break;                                    \
+    case BC_INT32: V2_LOOP(int32_t, 19u, 16, 9); break;                                  \
+    case BC_INT64: V2_LOOP(int64_t, 19u, 16, 9); break;                                  \
+    case BC_FLOAT32: V2_LOOP(float, 19u, 16, 9); break;                                  \
+    default: V2_LOOP(double, 19u, 16, 9); break;                                         \
+    }
+/* The loops of each destination, portable and (x86-64) an AVX2 copy, apart:
+ * tests/CMakeLists.txt's values_vector finds vector code in each by name. */
+typedef void (*v2_pairs_fn)(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t,
+                            void *restrict dst, int64_t np);
+#define V2_PAIRS_FN(NAME, BODY, ...)                                                     \
+    __VA_ARGS__ static void NAME(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t,      \
+                                 void *restrict dst, int64_t np)                         \
+    {                                                                                    \
+        BODY                                                                             \
+    }
+V2_PAIRS_FN(v2_row, V2_ROW_BODY, __attribute__((noinline)))
+V2_PAIRS_FN(v2_own, V2_OWN_BODY, __attribute__((noinline)))
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) static void
-v2_pairs_avx2(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, int64_t *restrict row, int64_t np)
-{
-    V2_PAIRS_BODY
-}
+V2_PAIRS_FN(v2_row_avx2, V2_ROW_BODY, __attribute__((target("avx2"), noinline)))
+V2_PAIRS_FN(v2_own_avx2, V2_OWN_BODY, __attribute__((target("avx2"), noinline)))
 
 int bc_value_v2_avx2(void)
 {
@@ -675,85 +694,34 @@ int bc_value_v2_avx2(void)
     return 0;
 }
 #endif
-#undef V2_PAIRS_BODY
-#undef V2_PAIRS_LOOP
+#undef V2_PAIRS_FN
+#undef V2_OWN_BODY
+#undef V2_ROW_BODY
+#undef V2_LOOP
 
-void bc_value_v2_block(uint64_t key, bc_dtype t, int64_t j0, int64_t *row, int64_t n, int avx2)
+/* Version 2's values of row-major elements j0 .. j0 + n - 1, stored at dst
+ * as `to` says: a pair at a time, half a pair at either end one element at
+ * a time (v2_one), and a new pair key (c) where the pair index m crosses a
+ * multiple of 2^32. */
+static void v2_walk(uint64_t key, bc_dtype t, v2_dest to, int64_t j0, void *dst, int64_t n,
+                    int avx2)
 {
-    while (n > 0) {
-        if ((j0 & 1) || n == 1) { /* half a pair at either end */
-            *row++ = v2_one(key, t, j0++);
-            n--;
-            continue;
-        }
-        const uint64_t m = (uint64_t)j0 >> 1;
-        const int64_t left = ((int64_t)1 << 32) - (uint32_t)m, np = n / 2 < left ? n / 2 : left;
-        const uint64_t c = mix64(key + (m >> 32) * V2_WEYL64);
+    const int64_t es = to == V2_INT64_ROW ? (int64_t)sizeof(int64_t) : (int64_t)bc_dtype_size(t);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-        if (avx2)
-            v2_pairs_avx2((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, row, np);
-        else
+    const v2_pairs_fn pairs = to == V2_INT64_ROW ? (avx2 ? v2_row_avx2 : v2_row)
+                                                 : (avx2 ? v2_own_avx2 : v2_own);
+#else
+    const v2_pairs_fn pairs = to == V2_INT64_ROW ? v2_row : v2_own;
+    (void)avx2;
 #endif
-            v2_pairs((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, row, np);
-        (void)avx2;
-        row += 2 * np;
-        j0 += 2 * np;
-        n -= 2 * np;
-    }
-}
-
-/* dst[0 .. 2 np - 1] (contiguous elements of the loop's type) = the values
- * of pairs m0 .. m0 + np - 1 stored as store_row stores them: version 2
- * straight into the dtype, for a contiguous row of an operand without
- * divisors (most of the medium tier's elements), where the int64 row
- * between the two loops was written and read again. */
-#define V2_STORE_LOOP(T, SCALE, SHIFT, BIAS)                                             \
-    do {                                                                                 \
-        T *restrict d = dst;                                                             \
-        BC_VALUES_SIMD                                                                   \
-        for (int64_t i = 0; i < np; i++) {                                               \
-            const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1); \
-            d[2 * i] = (T)((int32_t)(((h & 0xffffu) * (SCALE)) >> (SHIFT)) - (BIAS));    \
-            d[2 * i + 1] = (T)((int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS));    \
-        }                                                                                \
-    } while (0)
-#define V2_STORE_BODY                                                                    \
-    switch (t) {                                                                         \
-    case BC_BOOL: V2_STORE_LOOP(uint8_t, 1u, 15, 0); break;                              \
-    case BC_UINT8: V2_STORE_LOOP(uint8_t, 19u, 16, 0); break;                            \
-    case BC_INT8: V2_STORE_LOOP(int8_t, 19u, 16, 9); break;                              \
-    case BC_INT32: V2_STORE_LOOP(int32_t, 19u, 16, 9); break;                            \
-    case BC_INT64: V2_STORE_LOOP(int64_t, 19u, 16, 9); break;                            \
-    case BC_FLOAT32: V2_STORE_LOOP(float, 19u, 16, 9); break;                            \
-    default: V2_STORE_LOOP(double, 19u, 16, 9); break;                                   \
-    }
-
-static void v2_store(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, void *restrict dst,
-                     int64_t np)
-{
-    V2_STORE_BODY
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) static void
-v2_store_avx2(uint32_t c0, uint32_t c1, uint32_t m0, bc_dtype t, void *restrict dst, int64_t np)
-{
-    V2_STORE_BODY
-}
-#endif
-#undef V2_STORE_BODY
-#undef V2_STORE_LOOP
-
-/* A contiguous run of n elements of dtype t (not float16) at dst gets
- * version 2's values of row-major elements j0 .. j0 + n - 1, stored as
- * store_row stores them (no divisor's 1). */
-static void v2_store_run(uint64_t key, bc_dtype t, int64_t j0, void *dst, int64_t n, int avx2)
-{
-    const size_t es = bc_dtype_size(t);
     char *d = dst;
     while (n > 0) {
-        if ((j0 & 1) || n == 1) { /* half a pair at either end */
-            put(t, d, v2_one(key, t, j0++));
+        if ((j0 & 1) || n == 1) {
+            const int64_t v = v2_one(key, t, j0++);
+            if (to == V2_INT64_ROW)
+                memcpy(d, &v, sizeof v);
+            else
+                put(t, d, v);
             d += es;
             n--;
             continue;
@@ -761,17 +729,16 @@ static void v2_store_run(uint64_t key, bc_dtype t, int64_t j0, void *dst, int64_
         const uint64_t m = (uint64_t)j0 >> 1;
         const int64_t left = ((int64_t)1 << 32) - (uint32_t)m, np = n / 2 < left ? n / 2 : left;
         const uint64_t c = mix64(key + (m >> 32) * V2_WEYL64);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-        if (avx2)
-            v2_store_avx2((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, d, np);
-        else
-#endif
-            v2_store((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, d, np);
-        (void)avx2;
-        d += 2 * np * (int64_t)es;
+        pairs((uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, t, d, np);
+        d += 2 * np * es;
         j0 += 2 * np;
         n -= 2 * np;
     }
+}
+
+void bc_value_v2_block(uint64_t key, bc_dtype t, int64_t j0, int64_t *row, int64_t n, int avx2)
+{
+    v2_walk(key, t, V2_INT64_ROW, j0, row, n, avx2);
 }
 
 #define ROW_BLOCK 1024 /* values made at a time: 8 KiB of int64, in the L1 cache */
@@ -937,7 +904,7 @@ static int fill_values(bc_arena *a, const bc_tensor *v, int flat, int64_t numel,
     const int64_t es = (int64_t)bc_dtype_size(t);
     for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
         if (direct) {
-            v2_store_run(key, t, first, (char *)v->data + w.off * es, inner, a->v2_avx2);
+            v2_walk(key, t, V2_OWN_DTYPE, first, (char *)v->data + w.off * es, inner, a->v2_avx2);
             continue;
         }
         for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
