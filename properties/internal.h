@@ -226,6 +226,10 @@ int bc_write_all(int fd, const char *data, size_t len);
 /* "a FIFO", "a directory", ... for messages (file_io.c). */
 const char *bc_file_kind(unsigned mode);
 
+/* The vector line of c with the reference's expectation (c's expect fields
+ * are set to it), malloc'd; NULL when out of memory. */
+char *bc_vector_line_of(bc_vector *c);
+
 /* The replay line of a failure; sut_args (NULL or "") follow --sut NAME. */
 /* bc_replay and bc_replay_partial, also saying whether some question went
  * unanswered in time (*timed_out: a timeout or an interruption, not the

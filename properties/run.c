@@ -184,8 +184,7 @@ static void set_text(char *dst, size_t cap, const char *src)
     dst[n] = '\0';
 }
 
-/* The vector line of c with the reference's expectation. */
-static char *vector_line(bc_vector *c)
+char *bc_vector_line_of(bc_vector *c)
 {
     bc_error_kind kind = bc_infer(&c->params, c->nshapes, c->shapes, &c->expect_shape, NULL);
     c->expect = kind == BC_OK ? BC_EXPECT_SHAPE : BC_EXPECT_ERROR;
@@ -262,7 +261,7 @@ static void case_classify(int property, const run_case *c, int64_t *coverage, in
 /* The case's line with the reference's expectation (malloc'd; NULL: out of memory). */
 static char *case_line(int property, run_case *c)
 {
-    return is_partial(property) ? pvector_line(c->pv) : vector_line(c->v);
+    return is_partial(property) ? pvector_line(c->pv) : bc_vector_line_of(c->v);
 }
 
 static int case_shrink(int property, bc_check_ctx *ctx, run_case *c, int max_calls,
@@ -765,7 +764,7 @@ static int shrink_takes(void *hook, bc_vector *v, bc_pvector *pv, const char *de
     shrink_hook *h = hook;
     if (h->run->res->nknown == 0)
         return 1;
-    char *line = v ? vector_line(v) : pvector_line(pv);
+    char *line = v ? bc_vector_line_of(v) : pvector_line(pv);
     int takes = line && bc_known_reach(h->run->res, h->cell->property, line, detail) < 0;
     free(line);
     return takes;

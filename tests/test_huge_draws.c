@@ -36,13 +36,8 @@ static int64_t result_numel(const bc_vector *v)
 
 static char *line_of(bc_vector *v)
 {
-    bc_error_kind kind = bc_infer(&v->params, v->nshapes, v->shapes, &v->expect_shape, NULL);
-    v->expect = kind == BC_OK ? BC_EXPECT_SHAPE : BC_EXPECT_ERROR;
-    v->expect_kind = kind;
-    int len = bc_vector_format(v, NULL, 0);
-    char *line = malloc((size_t)len + 1);
+    char *line = bc_vector_line_of(v);
     assert_non_null(line);
-    bc_vector_format(v, line, (size_t)len + 1);
     return line;
 }
 
