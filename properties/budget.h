@@ -18,9 +18,10 @@
 
 /* Checks needing at most this many bytes do not take the pool: a mutex per
  * check would cost the small tiers' thousands of checks a second, while
- * what they hold is bounded anyway (at most this per job beside the pool:
- * the whole run stays within --max-bytes + (J - 1) x 64 MiB).  64 MiB is
- * also what a worker's arena frees at every reset (value.c). */
+ * what one holds is bounded anyway (beside the pool, each other job holds
+ * at most one such check and the buffers it keeps for reuse, guard.c's
+ * BC_GUARD_KEEP_BYTES).  64 MiB is also the largest arena block a job
+ * keeps at a reset (value.c). */
 #define BC_BUDGET_SHARED_MIN ((int64_t)64 << 20)
 
 typedef struct bc_budget_waiter bc_budget_waiter;

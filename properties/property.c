@@ -1423,6 +1423,8 @@ static bc_check shared_budget_check(int property, bc_check_ctx *ctx, const bc_ve
                           &bytes, &question) ||
         bytes <= BC_BUDGET_SHARED_MIN)
         return checks[property](ctx, c, detail, cap);
+    if (ctx->arena)
+        bc_arena_trim(ctx->arena); /* what this job's smaller checks kept for reuse goes first */
     const bc_budget_got got = bc_budget_reserve(ctx->budget, bytes, budget_stop, ctx);
     if (got == BC_BUDGET_TOO_LARGE) /* a pool smaller than ctx->max_bytes: a caller's bug */
         return checks[property](ctx, c, detail, cap);
