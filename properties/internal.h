@@ -279,7 +279,7 @@ typedef struct bc_check_ctx {
     /* The run's --max-bytes, shared by its jobs (budget.h): a value check
      * larger than BC_BUDGET_SHARED_MIN takes its bytes from it before it
      * allocates, waiting for other jobs' checks to give theirs back.  NULL:
-     * no sharing (one job, replay, tests): the budget is per check. */
+     * no sharing (replay, tests): the budget is per check. */
     bc_budget *budget;
 } bc_check_ctx;
 

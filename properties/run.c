@@ -93,8 +93,9 @@ typedef struct runner {
     int ncells;
     cell_run *cells;
     pthread_mutex_t lock;
-    /* --max-bytes, shared by the jobs' value checks (budget.h); NULL with
-     * one job, whose checks never overlap: the per-check budget holds. */
+    /* --max-bytes, shared by the jobs' value checks (budget.h).  Also with
+     * one job: a large check then unmaps the last one's buffers before it
+     * allocates (a run of --jobs 1 --max-bytes 5G held 6.3 GB without). */
     bc_budget budget;
     bc_budget *shared;
     int next_cell;
@@ -1268,7 +1269,7 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     run.entering = 1;
     run.invalid_cell = -1;
     int ok = run.cells && workers && threads && bc_known_copy(res, cfg->known, cfg->nknown) == 0;
-    if (ok && cfg->jobs > 1) {
+    if (ok) {
         ok = bc_budget_init(&run.budget, cfg->max_bytes > 0 ? cfg->max_bytes
                                                             : BC_VALUE_DEFAULT_MAX_BYTES) == 0;
         run.shared = ok ? &run.budget : NULL;
