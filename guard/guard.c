@@ -66,12 +66,14 @@ void bc_guard_pool_free(bc_guard_pool *pool)
  * page faults of fresh ones. */
 #define BC_GUARD_KEEP_BYTES ((size_t)512 << 20)
 
-void bc_guard_pool_reset(bc_guard_pool *pool)
+/* Unmaps slots not in use, the largest first, while the pool maps more
+ * than keep bytes. */
+static void unmap_free_slots(bc_guard_pool *pool, size_t keep)
 {
     size_t mapped = 0;
     for (int i = 0; i < pool->count; i++)
         mapped += pool->slots[i].length;
-    while (mapped > BC_GUARD_KEEP_BYTES) {
+    while (mapped > keep) {
         int largest = -1;
         for (int i = 0; i < pool->count; i++)
             if (!pool->slots[i].in_use &&
@@ -83,10 +85,26 @@ void bc_guard_pool_reset(bc_guard_pool *pool)
         munmap(pool->slots[largest].base, pool->slots[largest].length);
         pool->slots[largest] = pool->slots[--pool->count]; /* the last one in its place */
     }
+}
+
+static void free_every_slot(bc_guard_pool *pool)
+{
     for (int i = 0; i < pool->count; i++)
         pool->slots[i].in_use = 0;
     pool->cursor = 0;
     pool->last = 0;
+}
+
+void bc_guard_pool_reset(bc_guard_pool *pool)
+{
+    unmap_free_slots(pool, BC_GUARD_KEEP_BYTES);
+    free_every_slot(pool);
+}
+
+void bc_guard_pool_trim(bc_guard_pool *pool, size_t keep)
+{
+    free_every_slot(pool);
+    unmap_free_slots(pool, keep);
 }
 
 /* A new slot with at least `need` accessible bytes (a multiple of the page). */

@@ -39,6 +39,10 @@ void bc_guard_pool_free(bc_guard_pool *pool);
  * the pool maps more than 512 MiB: a pool kept for a whole run does not
  * keep every buffer it ever held). */
 void bc_guard_pool_reset(bc_guard_pool *pool);
+/* Every buffer is free again, and mappings are unmapped, the largest
+ * first, until at most keep bytes stay mapped: what a thread holds once a
+ * check has given back the memory it took from a shared budget. */
+void bc_guard_pool_trim(bc_guard_pool *pool, size_t keep);
 
 /* A buffer of `bytes` followed by `margin` poison bytes and a gap, its own
  * pages poisoned throughout; `label` names it for bc_guard_find (the input

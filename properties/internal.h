@@ -255,6 +255,7 @@ typedef enum bc_check {
 } bc_check;
 
 typedef struct bc_arena bc_arena; /* value.h */
+typedef struct bc_budget bc_budget; /* budget.h */
 
 typedef struct bc_check_ctx {
     const bc_sut *sut;
@@ -279,6 +280,11 @@ typedef struct bc_check_ctx {
     int64_t max_question_bytes; /* 0, or the largest question the SUT takes */
     int64_t compared_bytes; /* output bytes value-differential compared (a throughput figure) */
     int64_t moved_bytes;    /* those questions' input elements' bytes and their outputs' */
+    /* The run's --max-bytes, shared by its jobs (budget.h): a value check
+     * larger than BC_BUDGET_SHARED_MIN takes its bytes from it before it
+     * allocates, waiting for other jobs' checks to give theirs back.  NULL:
+     * no sharing (replay, tests): the budget is per check. */
+    bc_budget *budget;
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "budget.h"
 #include "gen.h"
 #include "internal.h"
 #include "value.h"
@@ -1400,6 +1401,46 @@ static const check_fn checks[P_COUNT] = {
     [P_MATMUL_VALUES] = value_differential, /* its cases: op=matmul only */
 };
 
+/* bc_budget_reserve's stop: the run's (ctx->stop), noted in ctx->stopped
+ * as a question it stops is. */
+static int budget_stop(void *hook)
+{
+    bc_check_ctx *ctx = hook;
+    return ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL;
+}
+
+/* A value check whose bytes come from the budget the run's jobs share
+ * (ctx->budget): reserved before the check allocates anything, given back
+ * on every way out of it once its memory is unmapped.  Only when and
+ * whether it runs depend on the pool, never what it finds: the pool's
+ * total is the budget over_budget judges each check by, so a check it
+ * could never hold is "not examined" by that check, without waiting. */
+static bc_check shared_budget_check(int property, bc_check_ctx *ctx, const bc_vector *c,
+                                    char *detail, size_t cap)
+{
+    int64_t bytes, question;
+    if (!bc_property_fits(property, &ctx->semantics, ctx->max_bytes, ctx->max_question_bytes, c,
+                          &bytes, &question) ||
+        bytes <= BC_BUDGET_SHARED_MIN)
+        return checks[property](ctx, c, detail, cap);
+    if (ctx->arena)
+        bc_arena_trim(ctx->arena); /* what this job's smaller checks kept for reuse goes first */
+    const bc_budget_got got = bc_budget_reserve(ctx->budget, bytes, budget_stop, ctx);
+    if (got == BC_BUDGET_TOO_LARGE) /* a pool smaller than ctx->max_bytes: a caller's bug */
+        return checks[property](ctx, c, detail, cap);
+    if (got == BC_BUDGET_STOPPED) {
+        snprintf(detail, cap, "not examined: the run stopped while the check waited for "
+                 "%lld bytes of the memory budget (--max-bytes) its jobs share",
+                 (long long)bytes);
+        return BC_CHECK_UNSUPPORTED; /* ctx->stopped says why: the run does not count it */
+    }
+    bc_check verdict = checks[property](ctx, c, detail, cap);
+    if (ctx->arena)
+        bc_arena_trim(ctx->arena); /* held until unmapped, or the next job's check adds to it */
+    bc_budget_release(ctx->budget, bytes);
+    return verdict;
+}
+
 bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, char *detail,
                            size_t cap)
 {
@@ -1416,5 +1457,7 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
                  "bool_sub=xor", bc_op_name(c->value.op), bc_dtype_name(c->value.dtype));
         return BC_CHECK_UNSUPPORTED;
     }
-    return checks[property](ctx, c, detail, cap);
+    if (!properties[property].values || !ctx->budget)
+        return checks[property](ctx, c, detail, cap);
+    return shared_budget_check(property, ctx, c, detail, cap);
 }

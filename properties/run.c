@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "broadcheck/sut_loader.h"
+#include "budget.h"
 #include "internal.h"
 #include "value.h"
 
@@ -92,6 +93,11 @@ typedef struct runner {
     int ncells;
     cell_run *cells;
     pthread_mutex_t lock;
+    /* --max-bytes, shared by the jobs' value checks (budget.h).  Also with
+     * one job: a large check then unmaps the last one's buffers before it
+     * allocates (a run of --jobs 1 --max-bytes 5G held 6.3 GB without). */
+    bc_budget budget;
+    bc_budget *shared;
     int next_cell;
     int entering; /* 1: next_cell's share of time is still to be set */
     int round;    /* --time: passes over the cells so far, from 0 */
@@ -658,7 +664,8 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
                         .answered = check_answered,
                         .stop = check_stop,
                         .hook = &hook,
-                        .arena = w->arena};
+                        .arena = w->arena,
+                        .budget = run->shared};
     int64_t end = (chunk + 1) * CHUNK;
     if (cfg->seconds <= 0 && end > cr->cases)
         end = cr->cases;
@@ -826,7 +833,8 @@ static void shrink_cell(worker *w, int cell)
                         .answered = shrink_answered,
                         .stop = shrink_stop,
                         .takes = shrink_takes,
-                        .hook = &hook};
+                        .hook = &hook,
+                        .budget = run->shared};
     bc_shrink_stop stop = shrink_stop(&hook);
     int steps = 0;
     if (stop == BC_SHRINK_MINIMAL) { /* no shrink once the run stops: the case as found */
@@ -913,7 +921,8 @@ static int replay_corpus(runner *run, char *why, size_t cap)
                         .max_question_bytes = cfg->max_question_bytes,
                         .answered = check_answered,
                         .stop = check_stop,
-                        .hook = &hook};
+                        .hook = &hook,
+                        .budget = run->shared};
     for (int l = 0; l < corpus.count && status == 0 && !stopping(run); l++) {
         if (l % cfg->shard_count != cfg->shard_index)
             continue;
@@ -1259,6 +1268,11 @@ bc_run_result *bc_run(const bc_run_config *cfg, char *why, size_t cap)
     run.entering = 1;
     run.invalid_cell = -1;
     int ok = run.cells && workers && threads && bc_known_copy(res, cfg->known, cfg->nknown) == 0;
+    if (ok) {
+        ok = bc_budget_init(&run.budget, cfg->max_bytes > 0 ? cfg->max_bytes
+                                                            : BC_VALUE_DEFAULT_MAX_BYTES) == 0;
+        run.shared = ok ? &run.budget : NULL;
+    }
     for (int r = 0; r < BC_RULE_COUNT; r++)
         for (int p = 0; p < nprops; p++) {
             bc_cell *cell = &res->cells[r][p];
@@ -1330,6 +1344,8 @@ fail:
 done:
     bc_sut_set_deadline(cfg->sut, 0); /* the SUT may be asked more after the run */
     pthread_mutex_destroy(&run.lock);
+    if (run.shared)
+        bc_budget_destroy(run.shared);
     if (workers)
         for (int j = 0; j < cfg->jobs; j++) {
             case_free(&workers[j].scratch);

@@ -83,6 +83,12 @@ void bc_arena_reset(bc_arena *a)
     bc_guard_pool_reset(a->guards);
 }
 
+void bc_arena_trim(bc_arena *a)
+{
+    bc_arena_reset(a);
+    bc_guard_pool_trim(a->guards, 0);
+}
+
 void *bc_arena_alloc(bc_arena *a, size_t size)
 {
     const size_t align = alignof(max_align_t);

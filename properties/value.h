@@ -48,6 +48,10 @@ typedef struct bc_arena bc_arena;
 bc_arena *bc_arena_new(void);
 void bc_arena_free(bc_arena *a);
 void bc_arena_reset(bc_arena *a);
+/* A reset that keeps no large block and no guarded buffer mapping: what a
+ * check that took its memory from the run's shared budget (budget.h) ends
+ * with, before it gives the bytes back. */
+void bc_arena_trim(bc_arena *a);
 /* size bytes aligned for any element type; NULL when out of memory.  The
  * tensors of a request are not here but in the arena's guarded pool
  * (guard.h), reset with it. */

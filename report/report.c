@@ -311,7 +311,7 @@ static void build_summary(const bc_run_result *r, const bc_report_notes *notes, 
                   LL(r->cases), LL(r->value_cases), LL(r->partial_cases));
     sb_printf(b, "value tier: %s", bc_value_tier_name(r->value_tier));
     if (r->max_bytes > 0)
-        sb_printf(b, ", memory budget %lld bytes a check", LL(r->max_bytes));
+        sb_printf(b, ", memory budget %lld bytes for the whole run", LL(r->max_bytes));
     if (r->value_bytes > 0) /* the run's throughput: the value-differential output it compared */
         sb_printf(b, ", %lld output bytes compared by value-differential (%.3g GB/s of the run's "
                      "wall time)", LL(r->value_bytes),

@@ -191,9 +191,11 @@ typedef struct bc_run_config {
                                      the oracle computes them (docs/ENGINE.md) */
     const char *broadcheck_commit; /* NULL, or the commit this broadcheck was built from */
     bc_value_tier value_tier;     /* how large the value cases are (BC_TIER_SMALL) */
-    int64_t max_bytes;            /* the memory one value check may use (0: the default,
-                                     BC_VALUE_DEFAULT_MAX_BYTES); a case needing more is
-                                     "unsupported" (not examined), never passed or failed */
+    int64_t max_bytes;            /* the memory the run's value checks may use together,
+                                     shared by its jobs (0: the default,
+                                     BC_VALUE_DEFAULT_MAX_BYTES); a case whose check alone
+                                     needs more is "unsupported" (not examined), never
+                                     passed or failed */
     int64_t max_question_bytes;   /* 0, or the most bytes one question may carry to the SUT
                                      (an out-of-process SUT's frame limit): a case past it is
                                      not examined either */
