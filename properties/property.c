@@ -908,8 +908,9 @@ static int64_t request_work(const bc_value_request *vr)
     return work;
 }
 
-/* 1 if the run is interrupted (ctx->stop says so) while a long check of
- * question vr is in progress: the check is thrown away at once
+/* 1 if the run is interrupted, or its --time ends (ctx->stop says so),
+ * while a long check of question vr is in progress: the check is thrown
+ * away at once
  * (ctx->stopped), instead of finishing its oracle and its comparison
  * first.  A huge case's check makes a dozen passes over gigabytes, under
  * memory pressure minutes; a SIGTERM waited for all of them.  Asked
@@ -918,19 +919,25 @@ static int64_t request_work(const bc_value_request *vr)
  * within microseconds anyway). */
 static int abandoned(bc_check_ctx *ctx, const bc_value_request *vr)
 {
-    if (ctx->stopped == BC_SHRINK_INTERRUPTED)
+    if (ctx->stopped == BC_SHRINK_INTERRUPTED || ctx->stopped == BC_SHRINK_TIME)
         return 1;
-    if (!ctx->stop || request_work(vr) <= BC_VALUE_NAIVE_MAX_NUMEL ||
-        ctx->stop(ctx->hook) != BC_SHRINK_INTERRUPTED)
+    if (!ctx->stop || request_work(vr) <= BC_VALUE_NAIVE_MAX_NUMEL)
         return 0;
-    ctx->stopped = BC_SHRINK_INTERRUPTED;
+    /* --time's end too: a huge check makes a dozen passes over gigabytes,
+     * and a `--time 120` huge run went on for 5 minutes finishing one */
+    const bc_shrink_stop stop = ctx->stop(ctx->hook);
+    if (stop != BC_SHRINK_INTERRUPTED && stop != BC_SHRINK_TIME)
+        return 0;
+    ctx->stopped = stop;
     return 1;
 }
 
 /* What an abandoned check says (the run does not count it). */
-static bc_check interrupted_check(char *detail, size_t cap)
+static bc_check interrupted_check(const bc_check_ctx *ctx, char *detail, size_t cap)
 {
-    snprintf(detail, cap, "not examined: the run was interrupted during the check");
+    snprintf(detail, cap, "not examined: %s during the check",
+             ctx->stopped == BC_SHRINK_TIME ? "the run's time (--time) ended"
+                                            : "the run was interrupted");
     return BC_CHECK_UNSUPPORTED;
 }
 
@@ -962,7 +969,7 @@ static bc_check judge_bounded(bc_check_ctx *ctx, const bc_value_request *got_vr,
                               char *detail, size_t cap)
 {
     if (abandoned(ctx, got_vr))
-        return interrupted_check(detail, cap);
+        return interrupted_check(ctx, detail, cap);
     if (got->status == BC_SUT_UNSUPPORTED || want->status == BC_SUT_UNSUPPORTED)
         return BC_CHECK_UNSUPPORTED;
     int64_t numel;
@@ -980,7 +987,7 @@ static bc_check judge_bounded(bc_check_ctx *ctx, const bc_value_request *got_vr,
         if (bytes > COMPARE_SLAB_BYTES && gt.dtype == wt.dtype) {
             int same = same_bytes_polled(ctx, got_vr, gt.data, wt.data, bytes);
             if (same != 0)
-                return same > 0 ? BC_CHECK_PASS : interrupted_check(detail, cap);
+                return same > 0 ? BC_CHECK_PASS : interrupted_check(ctx, detail, cap);
         }
         return bc_value_differ_bounded(&gt, got_name, &wt, want_name, tol, tols, detail, cap)
                    ? BC_CHECK_FAIL
@@ -1145,7 +1152,7 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     bc_sut_answer got, want;
     ask_value(ctx, sut, &got);
     if (abandoned(ctx, sut))
-        return interrupted_check(detail, cap);
+        return interrupted_check(ctx, detail, cap);
     memset(&want, 0, sizeof want);
     /* The SUT's declared semantics (docs/ENGINE.md "Value semantics") are
      * what the oracle computes: checked, not excused. */
@@ -1154,7 +1161,7 @@ static bc_check value_differential(bc_check_ctx *ctx, const bc_vector *c, char *
     /* the naive oracle on small questions; the fast engine on large ones */
     bc_reference_eval(bc_value_oracle(request_work(oracle)), &oracle->req, &want);
     if (abandoned(ctx, oracle))
-        return interrupted_check(detail, cap);
+        return interrupted_check(ctx, detail, cap);
     double tol = 0;
     if (oracle->req.kind == BC_VALUE_SUM_TO_SHAPE && want.status == BC_SUT_OK) {
         bc_tensor wt = bc_value_output(oracle, &want);

@@ -29,6 +29,7 @@ static const char *const long_case = "numpy op=add dtype=int64 [1024,9000] [9000
 static volatile sig_atomic_t flag;   /* the run's interrupt flag, as a signal sets it */
 static int interrupt_in_eval;        /* 1: the SUT's answer sets flag */
 static int64_t polls, interrupt_at;  /* the stop hook's calls; flag set at this one (0: never) */
+static bc_shrink_stop stop_kind = BC_SHRINK_INTERRUPTED; /* what the hook says once flag is set */
 
 static void answering_eval(const bc_sut *sut, const bc_eval_request *req, bc_sut_answer *a)
 {
@@ -54,7 +55,7 @@ static bc_shrink_stop counting_stop(void *hook)
     (void)hook;
     if (++polls == interrupt_at)
         flag = SIGTERM;
-    return flag ? BC_SHRINK_INTERRUPTED : BC_SHRINK_MINIMAL;
+    return flag ? stop_kind : BC_SHRINK_MINIMAL;
 }
 
 static bc_check check_long_case(bc_check_ctx *ctx, char *detail, size_t cap)
@@ -121,6 +122,29 @@ static void test_stop_between_comparison_slabs(void **state)
     interrupt_at = 0;
 }
 
+/* --time's end, as the run's stop hook says it past the deadline, ends a
+ * long check as an interrupt does (a `--time 120` huge run went on for 5
+ * minutes finishing its checks): here after the oracle, before the
+ * comparison. */
+static void test_time_ends_a_long_check(void **state)
+{
+    (void)state;
+    bc_check_ctx ctx;
+    char detail[1024];
+    stop_kind = BC_SHRINK_TIME;
+    interrupt_at = 3; /* before the question, after the answer, after the oracle */
+    bc_check verdict = check_long_case(&ctx, detail, sizeof detail);
+    stop_kind = BC_SHRINK_INTERRUPTED;
+    interrupt_at = 0;
+    assert_int_equal(verdict, BC_CHECK_UNSUPPORTED);
+    assert_int_equal(ctx.stopped, BC_SHRINK_TIME);
+    assert_int_equal(polls, 3); /* no poll after it: the check ended */
+    assert_int_equal(ctx.compared_bytes, 0);
+    if (!strstr(detail, "--time"))
+        fail_msg("the detail does not say --time ended it: %s", detail);
+    bc_check_ctx_release(&ctx);
+}
+
 /* A run whose SUT is answering when SIGTERM comes ends interrupted by it
  * (the CLI's exit 143), the case in progress uncounted, and its JSON
  * report is written whole and says so. */
@@ -170,6 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stop_after_the_answer),
         cmocka_unit_test(test_stop_between_comparison_slabs),
+        cmocka_unit_test(test_time_ends_a_long_check),
         cmocka_unit_test(test_run_stopped_in_a_long_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
