@@ -234,6 +234,12 @@ function readEvalQuestion(payload, shared = false) {
 function writeShared(q, values) {
   const fs = require('node:fs');
   const b = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  // encodeAnswer checked the count and the element size; this is the last
+  // line before bytes land in a file the harness reads back.
+  const room = q.outCapacity * BigInt(DTYPE_SIZE[q.outDtype]);
+  if (BigInt(b.length) > room) {
+    throw new Error(`an output of ${b.length} bytes for a room of ${room} in the shared file`);
+  }
   for (let done = 0; done < b.length;) {
     done += fs.writeSync(q.shm.fd, b, done, b.length - done, Number(q.shm.outOffset) + done);
   }
@@ -306,6 +312,14 @@ function encodeAnswer({ status, kind = 0, dims = [], message = '', values = null
     const count = dims.reduce((a, d) => a * BigInt(d), 1n);
     if (BigInt(values.length) !== count) {
       throw new Error(`the result has ${values.length} elements, its shape [${dims}] ${count}`);
+    }
+    // A typed array of another dtype (a Float64Array for a float32 output)
+    // has the right length and the wrong bytes: in a shared file they would
+    // run past the output's room into its guard and beyond.
+    const size = q && DTYPE_SIZE[q.outDtype];
+    if (size && values.byteLength !== values.length * size) {
+      throw new Error(`the result's elements are ${values.byteLength / values.length} bytes each, ` +
+        `the question's ${q.outDtype} ${size}`);
     }
     if (q && q.shm) { // EVAL_SHM: the output goes in the file, the ANSWER carries no bytes
       if (count <= capacity) writeShared(q, values);

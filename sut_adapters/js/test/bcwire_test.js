@@ -201,6 +201,24 @@ async function main() {
   a = readAnswer((await w.next()).payload);
   assert.equal(a.status, 3);
   assert.match(a.message, /pass the shared file/);
+  // A worker answering float64 for int32 (the right count, twice the bytes):
+  // an internal error, by the frame and by the file, and the shared file
+  // keeps every byte (48 bytes at 8192 would have run into the guard).
+  const wide = startWorker({ ECHO_WIDE: '1' });
+  await wide.next(); // HELLO
+  fs.writeFileSync(file, shmData);
+  wide.child.stdin.write(shmQuestion(1, shmTensor([2, 3], [-1, 2], 1, data.length, 4096), [2, 3], 6,
+                                     shmData.length, 8192));
+  a = readAnswer((await wide.next()).payload);
+  assert.deepEqual([a.status, a.out.length], [3, 0]);
+  assert.match(a.message, /8 bytes each, the question's int32 4/);
+  assert.ok(fs.readFileSync(file).equals(shmData), 'a wrong answer writes nothing in the shared file');
+  wide.child.stdin.write(evalQuestion(2, tensor([2, 3], [-1, 2], 1, data), [2, 3], 6));
+  a = readAnswer((await wide.next()).payload);
+  assert.deepEqual([a.status, a.out.length], [3, 0]);
+  assert.match(a.message, /8 bytes each/);
+  wide.child.stdin.end();
+  assert.equal(await wide.exited, 0);
   fs.rmSync(path.dirname(file), { recursive: true });
 
   // End of input: the worker exits 0.

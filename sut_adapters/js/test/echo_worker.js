@@ -3,7 +3,8 @@
  * A worker around no library, for bcwire_test.js: shape questions answer
  * the first shape (no shapes: rejected; three shapes: an exception), value
  * questions echo the first input as bcwire.js gathered it.  ECHO_FAIL_LOAD
- * makes "loading the library" fail; ECHO_MAX_OPERANDS is what it declares
+ * makes "loading the library" fail; ECHO_WIDE answers float64 values for
+ * int32 (wrong bytes, the right count); ECHO_MAX_OPERANDS is what it declares
  * (default 64).  It takes EVAL_SHM questions (FEATURE_SHM).
  */
 const wire = require('../bcwire');
@@ -23,6 +24,8 @@ wire.serve('echo_worker', async () => {
       return wire.ok(q.shapes[0]);
     },
     async eval(q) {
+      // ECHO_WIDE: the values as float64, eight bytes for each int32 (a worker's bug).
+      if (process.env.ECHO_WIDE) return wire.ok(q.inputs[0].dims, Float64Array.from(q.inputs[0].values));
       return wire.ok(q.inputs[0].dims, q.inputs[0].values);
     },
   };
