@@ -212,6 +212,15 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
             char *o = p[0] + i3 * o3 + i2 * o2;                                        \
             const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            if (n0 == W) { /* rank 8's rows: one chunk, no chunk loop */               \
+                BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1) { \
+                    const int64_t c = 0;                                               \
+                    union { __m256i v; OT t[W]; } u;                                   \
+                    __VA_ARGS__;                                                       \
+                    _mm256_stream_si256((__m256i *)(void *)o, u.v);                    \
+                }                                                                      \
+                continue;                                                              \
+            }                                                                          \
             for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
                 for (int64_t c = 0; c < n0; c += W) {                                  \
                     union { __m256i v; OT t[W]; } u;                                   \
