@@ -39,6 +39,13 @@
  *    buffer, hot in L1, is written out with non-temporal stores (SSE2
  *    `_mm_stream_si128`, an `sfence` at the end of the call; plain copies
  *    where SSE2 is absent), which skip the read-for-ownership of each line.
+ *    Except for binary ops on an AVX2 CPU where every output row starts
+ *    32-byte aligned and is a whole number of 32 bytes, and the output is
+ *    not an input (nt_rows, run_exec): there the 3-D kernel's streaming
+ *    variant (BINARY_NT_KERNEL) stores each 32 bytes of results straight
+ *    from registers, non-temporal, no buffer: through the buffer, the
+ *    kernel's stores waited behind the previous piece's streaming stores,
+ *    and write-only patterns ran at half the non-temporal limit.
  *
  * An input that walks memory across rows rather than along them (a
  * transposed view) makes the driver tile the two inner axes and gather the
