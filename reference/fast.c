@@ -39,6 +39,13 @@
  *    buffer, hot in L1, is written out with non-temporal stores (SSE2
  *    `_mm_stream_si128`, an `sfence` at the end of the call; plain copies
  *    where SSE2 is absent), which skip the read-for-ownership of each line.
+ *    Except for binary ops on an AVX2 CPU where every output row starts
+ *    32-byte aligned and is a whole number of 32 bytes, and the output is
+ *    not an input (nt_rows, run_exec): there the 3-D kernel's streaming
+ *    variant (BINARY_NT_KERNEL) stores each 32 bytes of results straight
+ *    from registers, non-temporal, no buffer: through the buffer, the
+ *    kernel's stores waited behind the previous piece's streaming stores,
+ *    and write-only patterns ran at half the non-temporal limit.
  *
  * An input that walks memory across rows rather than along them (a
  * transposed view) makes the driver tile the two inner axes and gather the
@@ -193,6 +200,67 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
     } while (0)
 #endif
 
+/* The streaming route's kernels (docs/ENGINE.md "Seventh pass"): the AVX2
+ * 3-D kernel again, its output written straight to memory by 32-byte
+ * non-temporal stores, no buffer in between.  Through the buffer, the
+ * kernel's plain stores into it waited behind the previous piece's
+ * non-temporal stores (stores commit in order), so computing and streaming
+ * took turns: rank8-write-only ran at about half the non-temporal limit.
+ * Each 32-byte chunk of a row is W results of the same scalar.h expression
+ * (the stride case's loop over a constant W into a local), then one store.
+ * The driver calls them only where every output row starts 32-byte aligned
+ * and is a whole number of chunks (nt_rows), the output is not an input,
+ * and the CPU has AVX2; the rest keeps the buffer.  Not in BC_FAST_LEAN
+ * builds (the buffer route there): they are more code to compile. */
+#if BC_HAVE_AVX2_CLONES && !BC_FAST_LEAN
+#define BC_FAST_NT 1
+#define NT_ROWS(OT, ...)                                                               \
+    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
+        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
+            char *o = p[0] + i3 * o3 + i2 * o2;                                        \
+            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            if (n0 == W) { /* rank 8's rows: one chunk, no chunk loop */               \
+                BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1) { \
+                    const int64_t c = 0;                                               \
+                    union { __m256i v; OT t[W]; } u;                                   \
+                    __VA_ARGS__;                                                       \
+                    _mm256_stream_si256((__m256i *)(void *)o, u.v);                    \
+                }                                                                      \
+                continue;                                                              \
+            }                                                                          \
+            for (int64_t i = 0; i < n1; i++, o += o1, a += a1, b += b1)                \
+                for (int64_t c = 0; c < n0; c += W) {                                  \
+                    union { __m256i v; OT t[W]; } u;                                   \
+                    __VA_ARGS__;                                                       \
+                    _mm256_stream_si256((__m256i *)(void *)(o + c * (int64_t)sizeof(OT)), \
+                                        u.v);                                          \
+                }                                                                      \
+        }
+#define BINARY_NT_KERNEL(OPE, N, T, NAME, OT)                                          \
+    BC_AVX2_CLONE(static void k3nt_##N##_##NAME(                                       \
+        int64_t n3, int64_t n2, int64_t n1, int64_t n0, char *const *p,                \
+        const int64_t *s3, const int64_t *s2, const int64_t *s1, const int64_t *s0)    \
+    {                                                                                  \
+        enum { W = 32 / (int)sizeof(OT) };                                             \
+        const int64_t sa = s0[1], sb = s0[2], e = (int64_t)sizeof(T);                  \
+        const int64_t o1 = s1[0], a1 = s1[1], b1 = s1[2];                              \
+        const int64_t o2 = s2[0], a2 = s2[1], b2 = s2[2];                              \
+        const int64_t o3 = s3[0], a3 = s3[1], b3 = s3[2];                              \
+        if (sa == e && sb == e)                                                        \
+            NT_ROWS(OT, vv_##N##_##NAME(W, u.t, (const T *)a + c, (const T *)b + c))   \
+        else if (sa == e && sb == 0)                                                   \
+            NT_ROWS(OT, vs_##N##_##NAME(W, u.t, (const T *)a + c, *(const T *)b))      \
+        else if (sa == 0 && sb == e)                                                   \
+            NT_ROWS(OT, sv_##N##_##NAME(W, u.t, *(const T *)a, (const T *)b + c))      \
+        else                                                                           \
+            NT_ROWS(OT, gs_##N##_##NAME(W, (char *)u.t, (int64_t)sizeof(OT), a + c * sa, \
+                                        sa, b + c * sb, sb))                           \
+    })
+#else
+#define BC_FAST_NT 0
+#define BINARY_NT_KERNEL(OPE, N, T, NAME, OT)
+#endif
+
 /* row_: one row, its stride case picked for the row (the n-ary fold's
  * chunks); k_: a 2-D block, its stride case picked once for all its rows
  * (short rows, rank 8's 8 x 8 blocks, pay the dispatch once per block). */
@@ -248,7 +316,8 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         /* its own copy of the loops with one plane (the plane loop folds           \
          * away): tiny calls do not pay a second call and the plane set-up */         \
         b3_##N##_##NAME(1, 1, n1, n0, p, s1, s1, s1, s0);                              \
-    }
+    }                                                                                       \
+    BINARY_NT_KERNEL(OPE, N, T, NAME, OT)
 #define BINARY_KERNELS(DT, N, T) BC_FOR_EACH_OP(BINARY_KERNEL, N, T)
 BC_FOR_EACH_DTYPE(BINARY_KERNELS)
 
@@ -273,6 +342,12 @@ static const kernel3_fn binary_kernels3[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
 #define KERNEL3_AVX2_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL3_AVX2_ENTRY, N, T)},
 static const kernel3_fn binary_kernels3_avx2[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
     BC_FOR_EACH_DTYPE(KERNEL3_AVX2_TABLE)};
+#endif
+#if BC_FAST_NT
+#define KERNEL3_NT_ENTRY(OPE, N, T, NAME, OT) [OPE] = k3nt_##N##_##NAME,
+#define KERNEL3_NT_TABLE(DT, N, T) [DT] = {BC_FOR_EACH_OP(KERNEL3_NT_ENTRY, N, T)},
+static const kernel3_fn binary_kernels3_nt[BC_DTYPE_COUNT][BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_DTYPE(KERNEL3_NT_TABLE)};
 #endif
 
 /* Outputs below this many bytes never use the AVX2 clones (a small call
@@ -601,6 +676,10 @@ static const kernel_fn f16c_kernels[BC_OP_ENGINE_COUNT] = {
 static const kernel3_fn f16c_kernels3[2][BC_OP_ENGINE_COUNT] = {
     {BC_FOR_EACH_OP(KERNEL3_ENTRY, f16c, _Float16)},
     {BC_FOR_EACH_OP(KERNEL3_AVX2_ENTRY, f16c, _Float16)}};
+#if BC_FAST_NT
+static const kernel3_fn f16c_kernels3_nt[BC_OP_ENGINE_COUNT] = {
+    BC_FOR_EACH_OP(KERNEL3_NT_ENTRY, f16c, _Float16)};
+#endif
 #else
 #define BC_FAST_F16C 0
 #endif
@@ -624,6 +703,7 @@ static int half_kernels(bc_dtype dtype)
 typedef struct dtype_kernels {
     kernel_fn binary, sum;
     kernel3_fn binary3; /* three inner axes per call (binary_kernel3) */
+    kernel3_fn binary3nt; /* its streaming variant (BINARY_NT_KERNEL), or NULL */
     row_fn row;         /* the n-ary fold's */
     void (*sum_init)(char *);
 } dtype_kernels;
@@ -645,11 +725,21 @@ static dtype_kernels kernels_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
 #if BC_FAST_F16C
     if (half_kernels(dtype))
         return (dtype_kernels){f16c_kernels[op], sum_f16c, kernel3_for(dtype, op, out_bytes),
+#if BC_FAST_NT
+                               f16c_kernels3_nt[op],
+#else
+                               NULL,
+#endif
                                f16c_rows[op], sum_init_f16c};
 #endif
     return (dtype_kernels){binary_kernels[dtype][op], sum_kernels[dtype],
-                           kernel3_for(dtype, op, out_bytes), binary_rows[dtype][op],
-                           sum_inits[dtype]};
+                           kernel3_for(dtype, op, out_bytes),
+#if BC_FAST_NT
+                           binary_kernels3_nt[dtype][op],
+#else
+                           NULL,
+#endif
+                           binary_rows[dtype][op], sum_inits[dtype]};
 }
 
 /* ---- n-ary: a left fold, a chunk of a row at a time ------------------- */
@@ -890,6 +980,10 @@ typedef struct exec {
     int batched;      /* ROUTE_STREAM of an output written in memory order, block
                          after block, each smaller than the buffer: blocks are
                          packed into the buffer and streamed out a buffer at a time */
+    kernel3_fn fn3nt; /* ROUTE_STREAM, binary, AVX2: fn3's streaming variant, taken
+                         per call where nt_rows holds (run_exec) */
+    int nt;           /* this call runs fn3nt on the direct route: fn3 is it, and
+                         2-D blocks are its calls with one plane */
 } exec;
 
 /* The output piece and the gathered tiles, one set per call. */
@@ -976,7 +1070,9 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
 static inline void run_block(const exec *x, int64_t n1, int64_t n0, char *const *p,
                              const int64_t *s1, const int64_t *s0)
 {
-    if (x->route == ROUTE_DIRECT && !x->gathered)
+    if (x->nt)
+        x->fn3(1, 1, n1, n0, p, s1, s1, s1, s0); /* one plane: its strides are never used */
+    else if (x->route == ROUTE_DIRECT && !x->gathered)
         x->fn(n1, n0, p, s1, s0, x->aux);
     else
         run_pieces(x, n1, n0, p, s1, s0);
@@ -1210,6 +1306,8 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     x->batched = 0;
     x->flat = 0;
     x->avx = 0;
+    x->fn3nt = NULL;
+    x->nt = 0;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
         x->gathered = transposed_inputs(pl, size);
         if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
@@ -1232,20 +1330,45 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     }
 }
 
+/* 1 if every row of the output (its inner axis, contiguous) starts 32-byte
+ * aligned and is a whole number of 32 bytes: fn3nt's stores need both. */
+static int nt_rows(const bc_plan *pl, const char *base, int64_t size)
+{
+    const int R = pl->rank;
+    if (R < 1 || pl->strides[0][R - 1] != size || (pl->dims[R - 1] * size) % 32 != 0 ||
+        (uintptr_t)base % 32 != 0)
+        return 0;
+    for (int r = 0; r < R - 1; r++)
+        if (pl->dims[r] > 1 && pl->strides[0][r] % 32 != 0)
+            return 0;
+    return 1;
+}
+
 /* Runs the plan from `base` (operand j's first element), routing the
  * output through the buffer when it shares memory with an input
  * (`overlaps`: 1 or 0 if the caller knows, -1 to find out). */
 static void run_exec(const bc_plan *pl, char *const *base, const exec *x0, int overlaps)
 {
     exec x = *x0;
+    const int stream = x.route == ROUTE_STREAM;
     if (x.route == ROUTE_DIRECT && (overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps))
         x.route = ROUTE_COPY;
+    if (x.fn3nt && nt_rows(pl, base[0], x.size[0]) &&
+        !(overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps)) {
+        /* the kernel streams the output itself: the direct route's walk
+         * (three inner axes per call, and a fourth) with its variant */
+        x.route = ROUTE_DIRECT;
+        x.fn3 = x.fn3nt;
+        x.nt = 1;
+        x.batched = 0;
+        x.flat = 0;
+    }
     if (x.route == ROUTE_DIRECT && !x.gathered)
         run_plan(pl, base, &x);
     else
         run_routed(pl, base, &x);
 #ifdef __SSE2__
-    if (x.route == ROUTE_STREAM)
+    if (stream)
         _mm_sfence(); /* streamed lines reach memory before anyone reads the output */
 #endif
 }
@@ -1352,6 +1475,8 @@ static void prepare(const bc_job *job, bc_fast_prep *fp)
         } else if (job->nin == 2) {
             const dtype_kernels k = kernels_for(job->dtype, job->op, out_bytes);
             setup_exec(&fp->x, pl, k.binary, k.binary3, NULL, size, out_bytes, 1);
+            if (fp->x.route == ROUTE_STREAM && fp->x.avx && !fp->x.gathered)
+                fp->x.fn3nt = k.binary3nt;
         } else {
             fp->nary = (nary_aux){kernels_for(job->dtype, job->op, out_bytes).row, (size_t)size[1],
                                   job->nin};
@@ -1392,7 +1517,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
+        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }
@@ -1420,7 +1545,7 @@ static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc
     for (int j = 0; j < 3; j++)
         pl.base[j] = ax->base[j];
     const dtype_kernels k = kernels_for(dtype, op, out_bytes);
-    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0};
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0};
     run_plan(&pl, pl.base, &x);
 }
 

@@ -867,6 +867,126 @@ static void test_tile_and_block_edges(void **state)
     edge_case(BC_FLOAT32, &ra, st, 0, 1, &rb, &r);
 }
 
+/* The streaming route's kernels that store straight to memory (fast.c's
+ * BINARY_NT_KERNEL, docs/ENGINE.md "Seventh pass"): taken only where every
+ * output row starts 32-byte aligned and is a whole number of 32 bytes, so
+ * the random cases (malloc's 16-byte alignment) reach them by chance.
+ * Here every dtype and op, each stride case of the kernel (both inputs
+ * along the row, either one stride-0, a strided input), rows of one and of
+ * several 32-byte chunks, rank 8's pattern, in place, on a 32-byte aligned
+ * output and one element off it (the buffer route), one-shot and prepared;
+ * the bytes around the output must stay untouched.  Streaming on
+ * (BROADCHECK_NT_MIN_BYTES=0), the AVX2 kernels allowed; float16 with and
+ * without the F16C kernels. */
+typedef struct nt_layout {
+    const char *name;
+    bc_shape ra, rb, r;
+    int a_step; /* a's inner stride in elements (a strided input), 1 otherwise */
+    int in_place; /* the output is a's own view */
+} nt_layout;
+
+static void nt_case(bc_op op, bc_dtype t, const nt_layout *l, int misalign, int prepared)
+{
+    const bc_dtype ot = bc_op_result_dtype(op, t);
+    const size_t es = bc_dtype_size(t), os = bc_dtype_size(ot), pad = 64;
+    const int64_t na = numel_of(&l->ra) * l->a_step, nb = numel_of(&l->rb), no = numel_of(&l->r);
+    const size_t out_bytes = (size_t)no * os + 2 * pad;
+    char *mem[2], *a[2], *b = malloc((size_t)nb * es);
+    assert_non_null(b);
+    for (int64_t i = 0; i < nb; i++)
+        random_value(t, b + (size_t)i * es);
+    for (int e = 0; e < 2; e++) {
+        /* a 64-byte aligned block: pad bytes, the output, pad bytes */
+        size_t a_bytes = ((size_t)na * es + 63) / 64 * 64;
+        mem[e] = aligned_alloc(64, (out_bytes + 63) / 64 * 64 + (l->in_place ? 0 : a_bytes));
+        assert_non_null(mem[e]);
+        memset(mem[e], 0x5a, out_bytes);
+        a[e] = l->in_place ? mem[e] + pad + (size_t)misalign * os : mem[e] + (out_bytes + 63) / 64 * 64;
+        if (e == 0)
+            for (int64_t i = 0; i < na; i++)
+                random_value(t, a[0] + (size_t)i * es);
+        else
+            memcpy(a[1], a[0], (size_t)na * es);
+    }
+    bc_params p = bc_params_for(BC_RULE_NUMPY);
+    for (int e = 0; e < 2; e++) {
+        bc_tensor A = bc_tensor_contiguous(t, &l->ra, a[e]), B = bc_tensor_contiguous(t, &l->rb, b);
+        for (int k = 0; k < A.rank; k++)
+            A.strides[k] *= l->a_step;
+        bc_tensor O = l->in_place ? A : bc_tensor_contiguous(ot, &l->r, mem[e] + pad + (size_t)misalign * os);
+        bc_error err;
+        if (e == 1 && prepared) {
+            bc_eval_plan *plan;
+            assert_int_equal(bc_eval_plan_binary(BC_EVAL_FAST, op, &p, &A, &B, &O, &plan, &err),
+                             BC_OK);
+            const void *in[2] = {A.data, B.data};
+            assert_int_equal(bc_eval_plan_run(plan, O.data, in, &err), BC_OK);
+            bc_eval_plan_free(plan);
+        } else {
+            assert_int_equal(bc_eval_binary(e ? BC_EVAL_FAST : BC_EVAL_NAIVE, op, &p, &A, &B, &O,
+                                            &err),
+                             BC_OK);
+        }
+    }
+    if (memcmp(mem[0], mem[1], out_bytes) != 0) {
+        size_t off = 0;
+        while (mem[0][off] == mem[1][off])
+            off++;
+        fail_msg("%s %s, %s, output %s%s: fast != naive at byte %zu of the output "
+                 "(%zu pad bytes before it)",
+                 bc_op_name(op), bc_dtype_name(t), l->name, misalign ? "one element off 32 bytes" : "32-byte aligned",
+                 prepared ? ", prepared" : "", off - pad, pad);
+    }
+    free(b);
+    free(mem[0]);
+    free(mem[1]);
+}
+
+static void test_streamed_rows(void **state)
+{
+    (void)state;
+    /* results of 16,384 elements or more (every output at least 16 KiB:
+     * streamed);
+     * rows of 64 elements (two or more 32-byte chunks for every dtype) and
+     * rank 8's rows of 8 (one chunk of float32, none of a bool) */
+    static const nt_layout layouts[] = {
+        {"a [16,1,64] + b [1,16,64] (both along the row)", {3, {16, 1, 64}}, {3, {1, 16, 64}},
+         {3, {16, 16, 64}}, 1, 0},
+        {"a [16,16,64] + b [16,16,1] (b stride-0)", {3, {16, 16, 64}}, {3, {16, 16, 1}},
+         {3, {16, 16, 64}}, 1, 0},
+        {"a [256,1] + b [1,64] (a stride-0)", {2, {256, 1}}, {2, {1, 64}}, {2, {256, 64}}, 1, 0},
+        {"a [256,64] every other element + b [64] (strided a)", {2, {256, 64}}, {1, {64}},
+         {2, {256, 64}}, 2, 0},
+        {"rank 8: [2,1,2,1,8,1,8,1] + [1,1,1,2,1,8,1,8]", {8, {2, 1, 2, 1, 8, 1, 8, 1}},
+         {8, {1, 1, 1, 2, 1, 8, 1, 8}}, {8, {2, 1, 2, 2, 8, 8, 8, 8}}, 1, 0},
+        {"a [256,64] += b [64] (in place)", {2, {256, 64}}, {1, {64}}, {2, {256, 64}}, 1, 1},
+    };
+    setenv("BROADCHECK_NT_MIN_BYTES", "0", 1);
+    unsetenv("BROADCHECK_FAST_PORTABLE");
+    rng_state = g_seed ^ 0x57ea3ull;
+    for (int dt = 0; dt < BC_DTYPE_COUNT; dt++) {
+        const bc_dtype t = (bc_dtype)dt;
+        if (!bc_dtype_available(t))
+            continue;
+        for (int f16c = 0; f16c < (t == BC_FLOAT16 ? 2 : 1); f16c++) {
+            setenv("BROADCHECK_F16C", f16c ? "0" : "1", 1);
+            for (int op = 0; op < BC_OP_ENGINE_COUNT; op++) {
+                if (!bc_op_takes_dtype((bc_op)op, t))
+                    continue;
+                for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+                    if (layouts[l].in_place && bc_op_result_dtype((bc_op)op, t) != t)
+                        continue;
+                    for (int mis = 0; mis < 2; mis++)
+                        nt_case((bc_op)op, t, &layouts[l], mis, 0);
+                    nt_case((bc_op)op, t, &layouts[l], 0, 1);
+                }
+            }
+        }
+    }
+    unsetenv("BROADCHECK_F16C");
+    unsetenv("BROADCHECK_NT_MIN_BYTES");
+}
+
 /* The small-call front end (eval.c's small_binary: one-shot fast binary
  * calls of at most 1,024 output elements) at its edges: each call below
  * runs on both evaluators (the naive one never takes that path) and must
@@ -1182,6 +1302,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_plan_refusals),
         cmocka_unit_test(test_tile_and_block_edges),
+        cmocka_unit_test(test_streamed_rows),
         cmocka_unit_test(test_small_calls),
         cmocka_unit_test(test_row_sums_in_any_order),
     };
