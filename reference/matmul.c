@@ -161,11 +161,28 @@ static bc_error_kind check(const bc_params *p, const bc_tensor *a, const bc_tens
     return BC_OK;
 }
 
+/* Empties the x87 register stack the long double sums below run on.  The
+ * x86 ABIs require it empty at every call, but an MMX instruction left
+ * without its EMMS fills it, and every long double load after that gives
+ * the x87's "indefinite" -nan: a correct SUT's element reported against a
+ * reference -nan, or the reference's own -nan reported as the SUT's.  GCC
+ * 12 at -O3 once vectorised 8-byte pointer copies in fast.c through %mm0
+ * with no EMMS (docs/ENGINE.md "The x87 stack"); numpy/x86-simd-sort#183
+ * added EMMS for GCC 9 doing the same; an in-process SUT's library may do it
+ * too.  EMMS leaves an empty stack as it is. */
+static __attribute__((noinline)) void x87_stack_empty(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("emms" ::: "memory");
+#endif
+}
+
 /* The shared walk: for each result element, either its value (sums == NULL)
  * or, into sums (row-major, one double an element), sum_k |a_k * b_k|. */
 static void walk(const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
                  const bc_shape *result, double *sums)
 {
+    x87_stack_empty();
     const int rows_axis = a->rank >= 2, cols_axis = b->rank >= 2;
     const int rbatch = result->rank - rows_axis - cols_axis;
     const int64_t n = rows_axis ? a->dims[a->rank - 2] : 1;

@@ -54,6 +54,11 @@ cmake -S "$work/source" -B "$work/build" -G "$generator" -DCMAKE_C_COMPILER="$cc
   -DCMAKE_INSTALL_PREFIX=/nonexistent/configured-prefix >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "configure"; }
 cmake --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "build"; }
+step "the Release build has no MMX instruction (tests/no_mmx.sh)"
+mmx=0
+bash "$src_dir"/tests/no_mmx.sh "$work/build/broadcheck" "$work/build/broadcheck-worker" || mmx=$?
+# 77: no objdump here, not checked (said on stderr)
+[ $mmx = 0 ] || [ $mmx = 77 ] || fail "tests/no_mmx.sh exited $mmx on the Release build"
 step "install with --prefix, move the prefix, delete the source and build trees"
 cmake --install "$work/build" --prefix "$work/first-prefix" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; fail "install"; }
