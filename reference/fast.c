@@ -490,7 +490,8 @@ static kernel_fn select_kernel(size_t size)
             s += (uint64_t)(int64_t)p[j];                                              \
         *acc = (T)s; /* modulo 2^w, as every wrapped add */                            \
         return 1;                                                                      \
-    }
+    }                                                                                  \
+    enum { N##_sum_chains_only = 0 };
 SUM_WRAPS(i8, int8_t)
 SUM_WRAPS(u8, uint8_t)
 SUM_WRAPS(i32, int32_t)
@@ -527,7 +528,8 @@ SUM_WRAPS(i64, int64_t)
             s += p[j];                                                                 \
         *acc = s;                                                                      \
         return 1;                                                                      \
-    }
+    }                                                                                  \
+    enum { N##_sum_chains_only = 0 };
 SUM_EXACT(f32, float, 16777216.0, 8388608.0)
 SUM_EXACT(f64, double, 9007199254740992.0, 4503599627370496.0)
 /* bool has no sums; float16's partial sums of such terms pass 2048, where
@@ -537,7 +539,8 @@ SUM_EXACT(f64, double, 9007199254740992.0, 4503599627370496.0)
     {                                                                                  \
         (void)acc, (void)g, (void)n, (void)sg;                                         \
         return 0;                                                                      \
-    }
+    }                                                                                  \
+    enum { N##_sum_chains_only = 1 };
 SUM_CHAIN(bool, uint8_t)
 #if BC_HAVE_FLOAT16
 SUM_CHAIN(f16, _Float16)
@@ -547,12 +550,76 @@ SUM_CHAIN(f16c, _Float16)
 #undef SUM_EXACT
 #undef SUM_WRAPS
 
+/* Rows summed side by side: a chain's step waits for the one before it
+ * (float16: convert, add, convert, round to binary16 every term), so one
+ * row at a time runs at that latency.  Rows of one kernel call that write
+ * different output elements are independent chains; up to SUM_LANES of them
+ * run interleaved, each still adding its own terms left to right.  Fewer
+ * rows fill the spare lanes with copies of the first row, whose sums are
+ * dropped. */
+enum { SUM_LANES = 8 };
+
+#define SUM_CHAINS(N, T, K)                                                            \
+    static inline __attribute__((always_inline)) void N##_chains##K(                   \
+        T *acc, const char *const *g, int64_t n, int64_t sg)                           \
+    {                                                                                  \
+        T a[K];                                                                        \
+        _Pragma("GCC unroll 8") for (int r = 0; r < K; r++) a[r] = acc[r];             \
+        for (int64_t j = 0; j < n; j++)                                                \
+            _Pragma("GCC unroll 8") for (int r = 0; r < K; r++)                        \
+                a[r] = N##_add(a[r], *(const T *)(g[r] + j * sg));                     \
+        _Pragma("GCC unroll 8") for (int r = 0; r < K; r++) acc[r] = a[r];             \
+    }
+
 /* out[i] = out[i] + g[i], rows in order: with out's inner stride 0 the row
  * is one running sum, added left to right (no reassociation, no simd: the
  * same order as the naive evaluator's) unless N##_sum_any_order shows every
- * order gives the same bits.  out never overlaps g (the front
- * end refuses it). */
+ * order gives the same bits.  Rows with distinct outputs (s1[0] != 0) run
+ * their chains interleaved (SUM_CHAINS); rows into one output element
+ * (s1[0] == 0: a strided gradient whose axes did not merge) are one chain
+ * and run one after another.  out never overlaps g (the front end refuses
+ * it). */
 #define SUM_KERNEL(DT, N, T)                                                           \
+    SUM_CHAINS(N, T, 2)                                                                \
+    SUM_CHAINS(N, T, 4)                                                                \
+    SUM_CHAINS(N, T, 8)                                                                \
+    static void sum_rows_##N(int64_t n1, int64_t n0, char *o, const char *g,           \
+                             int64_t so1, int64_t sg1, int64_t sg)                     \
+    {                                                                                  \
+        for (int64_t i = 0; i < n1;) {                                                 \
+            T acc[SUM_LANES];                                                          \
+            T *out[SUM_LANES];                                                         \
+            const char *rows[SUM_LANES];                                               \
+            int k = 0;                                                                 \
+            for (; i < n1 && k < (so1 != 0 ? SUM_LANES : 1); i++) {                    \
+                T *po = (T *)(o + i * so1);                                            \
+                const char *pg = g + i * sg1;                                          \
+                T a = *po;                                                             \
+                if (N##_sum_any_order(&a, pg, n0, sg)) {                               \
+                    *po = a;                                                           \
+                    continue;                                                          \
+                }                                                                      \
+                acc[k] = a, out[k] = po, rows[k] = pg, k++;                            \
+            }                                                                          \
+            if (k == 1) {                                                              \
+                T a = acc[0];                                                          \
+                for (int64_t j = 0; j < n0; j++)                                       \
+                    a = N##_add(a, *(const T *)(rows[0] + j * sg));                    \
+                acc[0] = a;                                                            \
+            } else if (k > 1) {                                                        \
+                for (int r = k; r < SUM_LANES; r++)                                    \
+                    acc[r] = acc[0], rows[r] = rows[0];                                \
+                if (k <= 2)                                                            \
+                    N##_chains2(acc, rows, n0, sg);                                    \
+                else if (k <= 4)                                                       \
+                    N##_chains4(acc, rows, n0, sg);                                    \
+                else                                                                   \
+                    N##_chains8(acc, rows, n0, sg);                                    \
+            }                                                                          \
+            for (int r = 0; r < k; r++)                                                \
+                *out[r] = acc[r];                                                      \
+        }                                                                              \
+    }                                                                                  \
     static void sum_##N(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,     \
                         const int64_t *s0, const void *aux)                            \
     {                                                                                  \
@@ -560,14 +627,19 @@ SUM_CHAIN(f16c, _Float16)
         char *o = p[0];                                                                \
         const char *g = p[1];                                                          \
         const int64_t so = s0[0], sg = s0[1];                                          \
+        if (so == 0) {                                                                 \
+            sum_rows_##N(n1, n0, o, g, s1[0], s1[1], sg);                              \
+            return;                                                                    \
+        }                                                                              \
+        if (N##_sum_chains_only && s1[0] == 0 && n0 <= SUM_LANES) {                    \
+            /* a few outputs, each summing one term of every row ([L, m] ->        \
+             * [m]): column j's chain takes rows 0, 1, ... in order, as the rows   \
+             * loop below adds them, but in a register, not through memory */     \
+            sum_rows_##N(n0, n1, o, g, so, sg, s1[1]);                                 \
+            return;                                                                    \
+        }                                                                              \
         for (int64_t i = 0; i < n1; i++, o += s1[0], g += s1[1]) {                     \
-            if (so == 0) {                                                             \
-                T acc = *(T *)o;                                                       \
-                if (!N##_sum_any_order(&acc, g, n0, sg))                               \
-                    for (int64_t j = 0; j < n0; j++)                                   \
-                        acc = N##_add(acc, *(const T *)(g + j * sg));                  \
-                *(T *)o = acc;                                                         \
-            } else if (so == (int64_t)sizeof(T) && sg == (int64_t)sizeof(T)) {         \
+            if (so == (int64_t)sizeof(T) && sg == (int64_t)sizeof(T)) {                \
                 T *restrict po = (T *)o;                                               \
                 const T *restrict pg = (const T *)g;                                   \
                 BC_SIMD for (int64_t j = 0; j < n0; j++)                               \

@@ -8,7 +8,8 @@
  * halves: every op against a set of second operands chosen for their
  * rounding (ties to even, the overflow edge at 65504 + 16, subnormals,
  * signed zeros, infinities, NaN), every op on all 65,536 x a permutation
- * of them, the n-ary fold, and both sum-to-shape loops.
+ * of them, the n-ary fold, and both sum-to-shape loops; and sums of several
+ * running sums at once, which the fast engine adds side by side.
  *
  * Each answer is also checked against float32 arithmetic on the converted
  * operands, rounded once (model_check), so that a mistake in scalar.h's
@@ -251,6 +252,100 @@ static void folds_and_sums(void **state)
     free(want);
 }
 
+/* Row r's terms for the chains below: a large first term (2048 + 8r, where
+ * binary16's spacing is 2), then ones and halves, each lost to rounding (a
+ * tie to the even 2048 + 8r, or below half the spacing) after it and kept
+ * before it: a row added in any other order, or from another row's running
+ * sum, gives other bits. */
+static uint16_t chain_term(int r, int64_t j)
+{
+    static const uint16_t small[] = {0x3c00, 0x3800, 0x3c00};
+    if (j == 0)
+        return (uint16_t)(0x6800 + 4 * r);
+    return small[(uint64_t)(j * 7 + r * 3) % (sizeof small / sizeof small[0])];
+}
+
+#if BC_HAVE_FLOAT16
+/* Row r's chain in a plain loop: each addition rounded to binary16. */
+static uint16_t chain_plain(int r, int64_t len, int reversed)
+{
+    _Float16 acc = (_Float16)-0.0f;
+    for (int64_t k = 0; k < len; k++) {
+        const uint16_t t = chain_term(r, reversed ? len - 1 - k : k);
+        _Float16 x;
+        memcpy(&x, &t, 2);
+        acc = (_Float16)((float)acc + (float)x);
+    }
+    uint16_t h;
+    memcpy(&h, &acc, 2);
+    return h;
+}
+#endif
+
+/* Sums whose outputs are m independent running sums (m = 1 .. 9), which the
+ * fast engine adds side by side: [m, L] -> [m, 1] (each row a chain) and
+ * [L, m] -> [m] (each column a chain), and [m, L] with a gap after each row
+ * -> [1] (one chain through all rows in turn: not to be split).  Each output
+ * must be its own chain in its own order, as the naive evaluator and a plain
+ * loop add it. */
+static void interleaved_chains(void **state)
+{
+    (void)state;
+    enum { LEN = 37, GAP = 3, MOST = 9 };
+    uint16_t *in = malloc(MOST * (LEN + GAP) * 2), got[MOST], want[MOST];
+    assert_non_null(in);
+    const bc_params p = bc_params_for(BC_RULE_NUMPY);
+    bc_error err;
+    for (int m = 1; m <= MOST; m++) {
+        for (int form = 0; form < 3; form++) {
+            bc_shape shapes[2];
+            int64_t gd[2], od[2];
+            int orank = form == 1 ? 1 : 2, outs = form == 2 ? 1 : m;
+            gd[0] = form == 1 ? LEN : m;
+            gd[1] = form == 1 ? m : LEN;
+            od[0] = form == 1 ? m : form == 2 ? 1 : m;
+            od[1] = 1;
+            for (int r = 0; r < m; r++)
+                for (int64_t j = 0; j < LEN; j++) {
+                    const int64_t at = form == 1 ? j * m + r : r * (LEN + GAP) + j;
+                    in[at] = form == 2 ? chain_term(0, r * LEN + j) : chain_term(r, j);
+                }
+            bc_tensor grad = view(BC_FLOAT16, 2, gd, in);
+            if (form != 1)
+                grad.strides[0] = LEN + GAP;
+            shapes[0].rank = orank;
+            shapes[0].dims[0] = od[0];
+            shapes[0].dims[1] = od[1];
+            shapes[1].rank = 2;
+            shapes[1].dims[0] = gd[0];
+            shapes[1].dims[1] = gd[1];
+            bc_tensor og = view(BC_FLOAT16, orank, od, got), ow = view(BC_FLOAT16, orank, od, want);
+            assert_int_equal(
+                bc_eval_sum_to_shape(BC_EVAL_FAST, &p, 2, shapes, 0, &grad, &og, &err), BC_OK);
+            assert_int_equal(
+                bc_eval_sum_to_shape(BC_EVAL_NAIVE, &p, 2, shapes, 0, &grad, &ow, &err), BC_OK);
+            for (int r = 0; r < outs; r++) {
+                if (got[r] != want[r])
+                    fail_msg("form %d, m %d: output %d: fast 0x%04x, naive 0x%04x", form, m, r,
+                             got[r], want[r]);
+#if BC_HAVE_FLOAT16
+                const int64_t len = form == 2 ? m * LEN : LEN;
+                const int row = form == 2 ? 0 : r;
+                /* the terms make order and row visible: else the test sees
+                 * nothing */
+                assert_int_not_equal(chain_plain(row, len, 0), chain_plain(row, len, 1));
+                if (r > 0)
+                    assert_int_not_equal(want[r], want[r - 1]);
+                if (got[r] != chain_plain(row, len, 0))
+                    fail_msg("form %d, m %d: output %d: fast 0x%04x, plain loop 0x%04x", form,
+                             m, r, got[r], chain_plain(row, len, 0));
+#endif
+            }
+        }
+    }
+    free(in);
+}
+
 int main(void)
 {
     if (!bc_dtype_available(BC_FLOAT16)) {
@@ -264,6 +359,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_half),
         cmocka_unit_test(folds_and_sums),
+        cmocka_unit_test(interleaved_chains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
