@@ -77,8 +77,9 @@
 #define BC_SIMD _Pragma("omp simd")
 /* Clang warns (-Wpass-failed) where it does not honour an `omp simd`: the
  * streaming kernels' loops of a constant 32 bytes, which it unrolls whole
- * and then vectorises as straight code (k3nt_f32_add: vaddps, vmovntdq;
- * GCC vectorises them as loops).  A plain build must build
+ * and then vectorises as straight code (k3nt_f32_add: vaddps, vmovntdq),
+ * and the any-order sums inlined into sum_rows_*, whose reductions it
+ * leaves scalar there (GCC vectorises both).  A plain build must build
  * without a warning (scripts/plain-build.sh); which loops hold vector code
  * is checked on the built objects (tests/kernel_vector_test.sh), not by
  * this hint. */
