@@ -285,6 +285,12 @@ typedef struct bc_check_ctx {
      * allocates, waiting for other jobs' checks to give theirs back.  NULL:
      * no sharing (replay, tests): the budget is per check. */
     bc_budget *budget;
+    /* What bc_property_fits found for the case bc_property_check is on
+     * (`fitted`, by `fitted_property`), so that the check's own budget
+     * test does not compute it again; NULL outside bc_property_check. */
+    const bc_vector *fitted;
+    int fitted_property, fitted_ok;
+    int64_t fitted_bytes, fitted_question;
 } bc_check_ctx;
 
 /* Frees what checking with ctx allocated (its arena). */

@@ -1115,8 +1115,12 @@ static int over_budget(const bc_check_ctx *ctx, int property, const bc_vector *c
                        bc_check *verdict, char *detail, size_t cap)
 {
     int64_t bytes, question;
-    if (bc_property_fits(property, &ctx->semantics, ctx->max_bytes, ctx->max_question_bytes, c,
-                         &bytes, &question))
+    const int fits = ctx->fitted == c && ctx->fitted_property == property
+                         ? (bytes = ctx->fitted_bytes, question = ctx->fitted_question,
+                            ctx->fitted_ok)
+                         : bc_property_fits(property, &ctx->semantics, ctx->max_bytes,
+                                            ctx->max_question_bytes, c, &bytes, &question);
+    if (fits)
         return 0;
     const int64_t budget = ctx->max_bytes > 0 ? ctx->max_bytes : BC_VALUE_DEFAULT_MAX_BYTES;
     if (bytes < 0)
@@ -1425,10 +1429,8 @@ static int budget_stop(void *hook)
 static bc_check shared_budget_check(int property, bc_check_ctx *ctx, const bc_vector *c,
                                     char *detail, size_t cap)
 {
-    int64_t bytes, question;
-    if (!bc_property_fits(property, &ctx->semantics, ctx->max_bytes, ctx->max_question_bytes, c,
-                          &bytes, &question) ||
-        bytes <= BC_BUDGET_SHARED_MIN)
+    const int64_t bytes = ctx->fitted_bytes;
+    if (!ctx->fitted_ok || bytes <= BC_BUDGET_SHARED_MIN)
         return checks[property](ctx, c, detail, cap);
     if (ctx->arena)
         bc_arena_trim(ctx->arena); /* what this job's smaller checks kept for reuse goes first */
@@ -1464,7 +1466,15 @@ bc_check bc_property_check(int property, bc_check_ctx *ctx, const bc_vector *c, 
                  "bool_sub=xor", bc_op_name(c->value.op), bc_dtype_name(c->value.dtype));
         return BC_CHECK_UNSUPPORTED;
     }
-    if (!properties[property].values || !ctx->budget)
+    if (!properties[property].values)
         return checks[property](ctx, c, detail, cap);
-    return shared_budget_check(property, ctx, c, detail, cap);
+    ctx->fitted = c;
+    ctx->fitted_property = property;
+    ctx->fitted_ok = bc_property_fits(property, &ctx->semantics, ctx->max_bytes,
+                                      ctx->max_question_bytes, c, &ctx->fitted_bytes,
+                                      &ctx->fitted_question);
+    const bc_check verdict = ctx->budget ? shared_budget_check(property, ctx, c, detail, cap)
+                                         : checks[property](ctx, c, detail, cap);
+    ctx->fitted = NULL;
+    return verdict;
 }
