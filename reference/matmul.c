@@ -168,8 +168,9 @@ static bc_error_kind check(const bc_params *p, const bc_tensor *a, const bc_tens
  * reference -nan, or the reference's own -nan reported as the SUT's.  GCC
  * 12 at -O3 once vectorised 8-byte pointer copies in fast.c through %mm0
  * with no EMMS (docs/ENGINE.md "The x87 stack"); numpy/x86-simd-sort#183
- * added EMMS for GCC 9 doing the same; an in-process SUT's library may do it
- * too.  EMMS leaves an empty stack as it is. */
+ * added EMMS for GCC 9 doing the same; so could any library loaded into
+ * this process (none is today: adapters run in workers).  EMMS leaves an
+ * empty stack as it is. */
 static __attribute__((noinline)) void x87_stack_empty(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

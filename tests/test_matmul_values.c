@@ -145,7 +145,7 @@ static void float_sum_is_long_double(void **state)
 }
 
 /* An MMX instruction with no EMMS after it (GCC 12 at -O3 emitted one in
- * fast.c; an in-process SUT's library may) leaves the x87 stack full: every
+ * fast.c; any library in the process could) leaves the x87 stack full: every
  * long double load then gives -nan, which the sums must not see (the
  * wrong verdict it caused: docs/ENGINE.md "The x87 stack"). */
 #if defined(__x86_64__) || defined(__i386__)
