@@ -414,6 +414,21 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out);
  * simplifications made. */
 int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
               size_t cap);
+/* One kind of case to shrink (bc_vector for bc_shrink, bc_pvector for
+ * bc_pshrink), so that both walk the one greedy loop: the same rule for
+ * which step is taken, when the shrink stops, and the final check again. */
+typedef struct bc_shrink_kind {
+    size_t size; /* of one case: a step copies the candidate over the case */
+    /* The idx-th simplification of c into cand, as bc_shrink_candidate. */
+    int (*candidate)(void *self, const void *c, long idx, void *cand);
+    bc_check (*check)(void *self, bc_check_ctx *ctx, const void *c, char *detail, size_t cap);
+    /* ctx->takes (not NULL) asked of the candidate */
+    int (*takes)(bc_check_ctx *ctx, void *cand, const char *detail);
+    void *self;
+} bc_shrink_kind;
+/* bc_shrink's loop and contract for any kind of case. */
+int bc_shrink_greedy(const bc_shrink_kind *k, bc_check_ctx *ctx, void *c, int64_t max_calls,
+                     char *detail, size_t cap);
 /* 1 if two failure details show the same kind of failure: the same text
  * once every shape, number and name in it is left out.  A shrink steps only
  * onto candidates that fail as its case did on entry, so that it cannot

@@ -2131,60 +2131,38 @@ int bc_pshrink_candidate(const bc_pvector *c, long idx, bc_pvector *out)
     return k;
 }
 
+/* bc_shrink_greedy's view of a partial case */
+typedef struct pshrink_self {
+    bc_partial_mode mode;
+    bc_vector *scratch; /* pshrink_step's two */
+} pshrink_self;
+
+static int pshrink_kind_candidate(void *self, const void *c, long idx, void *cand)
+{
+    return pshrink_step(c, idx, ((pshrink_self *)self)->scratch, cand);
+}
+
+static bc_check pshrink_kind_check(void *self, bc_check_ctx *ctx, const void *c, char *detail,
+                                   size_t cap)
+{
+    return bc_partial_check(((pshrink_self *)self)->mode, ctx, c, detail, cap);
+}
+
+static int pshrink_kind_takes(bc_check_ctx *ctx, void *cand, const char *detail)
+{
+    return ctx->takes(ctx->hook, NULL, cand, detail);
+}
+
 int bc_pshrink(bc_partial_mode mode, bc_check_ctx *ctx, bc_pvector *c, int64_t max_calls,
                char *detail, size_t cap)
 {
     ctx->stopped = BC_SHRINK_MINIMAL;
-    bc_pvector *cand = malloc(sizeof *cand);
-    bc_vector *scratch = malloc(2 * sizeof *scratch); /* pshrink_step's */
-    if (!cand || !scratch) {
-        free(cand);
-        free(scratch);
+    pshrink_self self = {mode, malloc(2 * sizeof(bc_vector))};
+    if (!self.scratch)
         return 0;
-    }
-    char cand_detail[1024];
-    char *kind = strdup(detail); /* the failure this shrink keeps (bc_same_failure) */
-    int steps = 0;
-    int64_t start_calls = ctx->sut_calls;
-    long idx = 0;
-    for (;;) {
-        if (ctx->sut_calls - start_calls >= max_calls) {
-            ctx->stopped = BC_SHRINK_CALL_LIMIT;
-            break;
-        }
-        int k = pshrink_step(c, idx, scratch, cand);
-        if (k < 0)
-            break;
-        idx++;
-        if (k == 0)
-            continue;
-        bc_check verdict = bc_partial_check(mode, ctx, cand, cand_detail, sizeof cand_detail);
-        /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
-        if (ctx->stopped != BC_SHRINK_MINIMAL ||
-            (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL))
-            break;
-        if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
-            (!ctx->takes || ctx->takes(ctx->hook, NULL, cand, cand_detail))) {
-            memcpy(c, cand, sizeof *c);
-            snprintf(detail, cap, "%s", cand_detail);
-            steps++;
-            idx = 0;
-        }
-    }
-    free(cand);
-    free(scratch);
-    free(kind);
-    if (ctx->stopped != BC_SHRINK_MINIMAL && ctx->stopped != BC_SHRINK_CALL_LIMIT)
-        return steps; /* no time or SUT left for a last check: the last detail seen */
-    /* The detail of the case we ended with, checked again (unless the run
-     * stops meanwhile: then the last detail seen stands). */
-    char *seen = strdup(detail);
-    bc_shrink_stop before = ctx->stopped;
-    bc_check again = bc_partial_check(mode, ctx, c, detail, cap);
-    if (ctx->stopped != before && seen)
-        snprintf(detail, cap, "%s", seen);
-    else if (again != BC_CHECK_FAIL)
-        detail[0] = '\0'; /* a flaky SUT: the caller reports that */
-    free(seen);
+    bc_shrink_kind k = {sizeof *c, pshrink_kind_candidate, pshrink_kind_check, pshrink_kind_takes,
+                        &self};
+    int steps = bc_shrink_greedy(&k, ctx, c, max_calls, detail, cap);
+    free(self.scratch);
     return steps;
 }

@@ -459,11 +459,11 @@ int bc_same_failure(const char *a, const char *b)
     return m > 1 && strncmp(sa, sb, m - 1) == 0;
 }
 
-int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
-              size_t cap)
+int bc_shrink_greedy(const bc_shrink_kind *k, bc_check_ctx *ctx, void *c, int64_t max_calls,
+                     char *detail, size_t cap)
 {
     ctx->stopped = BC_SHRINK_MINIMAL;
-    bc_vector *cand = malloc(sizeof *cand);
+    void *cand = malloc(k->size);
     if (!cand)
         return 0;
     char cand_detail[1024];
@@ -476,20 +476,20 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
             ctx->stopped = BC_SHRINK_CALL_LIMIT;
             break;
         }
-        int k = bc_shrink_candidate(c, idx, cand);
-        if (k < 0)
+        int made = k->candidate(k->self, c, idx, cand);
+        if (made < 0)
             break; /* a full pass with no simplification that still fails */
         idx++;
-        if (k == 0)
+        if (made == 0)
             continue;
-        bc_check verdict = bc_property_check(property, ctx, cand, cand_detail, sizeof cand_detail);
+        bc_check verdict = k->check(k->self, ctx, cand, cand_detail, sizeof cand_detail);
         /* A check cut short (an interrupt, a SUT given up on) tells nothing. */
         if (ctx->stopped != BC_SHRINK_MINIMAL ||
             (ctx->stop && (ctx->stopped = ctx->stop(ctx->hook)) != BC_SHRINK_MINIMAL))
             break;
         if (verdict == BC_CHECK_FAIL && (!kind || !kind[0] || bc_same_failure(cand_detail, kind)) &&
-            (!ctx->takes || ctx->takes(ctx->hook, cand, NULL, cand_detail))) {
-            memcpy(c, cand, sizeof *c);
+            (!ctx->takes || k->takes(ctx, cand, cand_detail))) {
+            memcpy(c, cand, k->size);
             snprintf(detail, cap, "%s", cand_detail);
             steps++;
             idx = 0;
@@ -503,11 +503,35 @@ int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, 
      * stops meanwhile: then the last detail seen stands). */
     char *seen = strdup(detail);
     bc_shrink_stop before = ctx->stopped;
-    bc_check again = bc_property_check(property, ctx, c, detail, cap);
+    bc_check again = k->check(k->self, ctx, c, detail, cap);
     if (ctx->stopped != before && seen)
         snprintf(detail, cap, "%s", seen);
     else if (again != BC_CHECK_FAIL)
         detail[0] = '\0'; /* a flaky SUT: the caller reports that */
     free(seen);
     return steps;
+}
+
+static int vector_candidate(void *self, const void *c, long idx, void *cand)
+{
+    (void)self;
+    return bc_shrink_candidate(c, idx, cand);
+}
+
+static bc_check vector_check(void *property, bc_check_ctx *ctx, const void *c, char *detail,
+                             size_t cap)
+{
+    return bc_property_check(*(const int *)property, ctx, c, detail, cap);
+}
+
+static int vector_takes(bc_check_ctx *ctx, void *cand, const char *detail)
+{
+    return ctx->takes(ctx->hook, cand, NULL, detail);
+}
+
+int bc_shrink(int property, bc_check_ctx *ctx, bc_vector *c, int64_t max_calls, char *detail,
+              size_t cap)
+{
+    bc_shrink_kind k = {sizeof *c, vector_candidate, vector_check, vector_takes, &property};
+    return bc_shrink_greedy(&k, ctx, c, max_calls, detail, cap);
 }
