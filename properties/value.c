@@ -658,6 +658,31 @@ typedef enum { V2_INT64_ROW, V2_OWN_DTYPE } v2_dest;
             d[2 * i + 1] = (T)((int32_t)(((h >> 16) * (SCALE)) >> (SHIFT)) - (BIAS));    \
         }                                                                                \
     } while (0)
+/* The binary16 bits of a small integer v (|v| < 2048, every value version 2
+ * makes), from its float's bits: exact in float and a normal half (or 0),
+ * so the exponent is rebased from 127 to 15 and the mantissa cut to 10 bits
+ * with nothing lost: the bits (_Float16)v has, by integer operations a
+ * vector loop takes where bc_half_from_float's conversion ran by the block
+ * through an int64 row and a float one. */
+static inline uint16_t v2_half_of(int32_t v)
+{
+    const float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    const uint32_t mag =
+        (b & 0x7fffffffu) == 0 ? 0 : (((b >> 23) & 0xffu) - 112u) << 10 | ((b >> 13) & 0x3ffu);
+    return (uint16_t)(((b >> 16) & 0x8000u) | mag);
+}
+#define V2_HALF_LOOP                                                                     \
+    do {                                                                                 \
+        uint16_t *restrict d = dst;                                                      \
+        BC_VALUES_SIMD                                                                   \
+        for (int64_t i = 0; i < np; i++) {                                               \
+            const uint32_t h = fmix32(fmix32((m0 + (uint32_t)i) * V2_WEYL32 + c0) ^ c1); \
+            d[2 * i] = v2_half_of((int32_t)(((h & 0xffffu) * 19u) >> 16) - 9);           \
+            d[2 * i + 1] = v2_half_of((int32_t)(((h >> 16) * 19u) >> 16) - 9);           \
+        }                                                                                \
+    } while (0)
 #define V2_ROW_BODY                                                                      \
     switch (t) {                                                                         \
     case BC_BOOL: V2_LOOP(int64_t, 1u, 15, 0); break;                                    \
@@ -672,6 +697,7 @@ typedef enum { V2_INT64_ROW, V2_OWN_DTYPE } v2_dest;
     case BC_INT32: V2_LOOP(int32_t, 19u, 16, 9); break;                                  \
     case BC_INT64: V2_LOOP(int64_t, 19u, 16, 9); break;                                  \
     case BC_FLOAT32: V2_LOOP(float, 19u, 16, 9); break;                                  \
+    case BC_FLOAT16: V2_HALF_LOOP; break;                                                \
     default: V2_LOOP(double, 19u, 16, 9); break;                                         \
     }
 /* The loops of each destination, portable and (x86-64) an AVX2 copy, apart:
@@ -704,6 +730,7 @@ int bc_value_v2_avx2(void)
 #undef V2_OWN_BODY
 #undef V2_ROW_BODY
 #undef V2_LOOP
+#undef V2_HALF_LOOP
 
 /* Version 2's values of row-major elements j0 .. j0 + n - 1, stored at dst
  * as `to` says: a pair at a time, half a pair at either end one element at
@@ -879,6 +906,37 @@ static void fill_poison(bc_dtype t, void *data, int64_t from, int64_t to)
 #undef FILL
 }
 
+/* Stores count elements of es bytes from src at element offsets off,
+ * off + step, ... of data: a laid-out row of version 2's values, made in
+ * their dtype first.  A reversed row (step -1, a negative stride on the
+ * last axis, common in layouts) has its own loop, which vectorises; the
+ * int64 row and store_row's conversion took every such element one store
+ * at a time. */
+static void store_strided(int64_t es, void *data, int64_t off, int64_t step,
+                          const void *restrict src, int64_t count)
+{
+#define STRIDED(T)                                  \
+    do {                                            \
+        T *p = (T *)data + off;                     \
+        const T *restrict s = src;                  \
+        if (step == -1) {                           \
+            BC_VALUES_SIMD                          \
+            for (int64_t i = 0; i < count; i++)     \
+                p[-i] = s[i];                       \
+        } else {                                    \
+            for (int64_t i = 0; i < count; i++)     \
+                p[i * step] = s[i];                 \
+        }                                           \
+    } while (0)
+    switch (es) {
+    case 1: STRIDED(uint8_t); break;
+    case 2: STRIDED(uint16_t); break;
+    case 4: STRIDED(uint32_t); break;
+    default: STRIDED(uint64_t); break;
+    }
+#undef STRIDED
+}
+
 /* Writes the elements of view v (a fresh one: its values only) from
  * `values`, row by row along its last axis (one row of all its elements
  * when flat: v is contiguous), each row by blocks of ROW_BLOCK values made
@@ -906,7 +964,10 @@ static int fill_values(bc_arena *a, const bc_tensor *v, int flat, int64_t numel,
     walk w;
     walk_start(&rows, &w);
     /* version 2 along a contiguous row without divisors: straight into the dtype */
-    const int direct = v2 && !nonzero && step == 1 && t != BC_FLOAT16;
+    const int direct = v2 && !nonzero && step == 1;
+    /* along any other row: into the dtype by the block (row's room: at most
+     * 8 bytes an element), then stored along the row */
+    const int direct_strided = v2 && !nonzero && step != 1;
     const int64_t es = (int64_t)bc_dtype_size(t);
     for (int64_t first = 0; first < numel; first += inner, walk_next(&rows, &w)) {
         if (direct) {
@@ -915,6 +976,11 @@ static int fill_values(bc_arena *a, const bc_tensor *v, int flat, int64_t numel,
         }
         for (int64_t done = 0; done < inner; done += ROW_BLOCK) {
             const int64_t n = inner - done < ROW_BLOCK ? inner - done : ROW_BLOCK;
+            if (direct_strided) {
+                v2_walk(key, t, V2_OWN_DTYPE, first + done, row, n, a->v2_avx2);
+                store_strided(es, v->data, w.off + done * step, step, row, n);
+                continue;
+            }
             if (v2)
                 bc_value_v2_block(key, t, first + done, row, n, a->v2_avx2);
             else if (values != 0)
