@@ -211,6 +211,34 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
     } while (0)
 #endif
 
+/* Outer-product planes (rank-5 small's inner 6 x 4 blocks): every row of a
+ * plane reads the same row of one input (its row stride 0) and one element
+ * of the other.  That row is copied once per plane into a local the output
+ * cannot alias, so it stays in a register: per row the other input's
+ * element, the op and the store, not a reload of the row and a step of its
+ * pointer by 0.  HELD: the held input's row; STEP: the other's pointer
+ * step; FN's arguments name the local h. */
+#define HELD_PLANE(T, FN, W, HELD, STEP, ...)                                         \
+    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
+        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
+            char *o = p[0] + i3 * o3 + i2 * o2;                                        \
+            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            T h[W];                                                                    \
+            memcpy(h, HELD, sizeof h);                                                 \
+            BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, STEP)                 \
+                FN(W, __VA_ARGS__);                                                    \
+        }
+/* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row. */
+#define HELD_LEN (!BC_FAST_LEAN && (n0 * e == 16 || n0 * e == 32))
+#define HELD_ROWS(T, FN, HELD, STEP, ...)                                              \
+    do {                                                                               \
+        if (n0 * e == 16) {                                                            \
+            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
+        } else {                                                                       \
+            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
+        }                                                                              \
+    } while (0)
+
 /* The streaming route's kernels (docs/ENGINE.md "Seventh pass"): the AVX2
  * 3-D kernel again, its output written straight to memory by 32-byte
  * non-temporal stores, no buffer in between.  Through the buffer, the
@@ -301,6 +329,10 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         const int64_t o3 = s3[0], a3 = s3[1], b3 = s3[2];                              \
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN) \
+            HELD_ROWS(T, vs_##N##_##NAME, a, b += b1, (OT *)o, h, *(const T *)b);      \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN) \
+            HELD_ROWS(T, sv_##N##_##NAME, b, a += a1, (OT *)o, *(const T *)a, h);      \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \

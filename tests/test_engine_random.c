@@ -1281,6 +1281,21 @@ static void test_small_calls(void **state)
             c.b = bc_tensor_contiguous(t, &r6b, (void *)(uintptr_t)(16 * es));
             c.out = bc_tensor_contiguous(ot, &r6, (void *)(uintptr_t)4096);
             small_compare(&c, "six axes left");
+            /* outer-product planes (fast.c's HELD_ROWS: the row of one input
+             * kept over the other's elements), rows of 16 and 32 bytes:
+             * a's row held over b's column, then b's over a's */
+            for (int64_t w = 16; w <= 32; w += 16) {
+                const int64_t n0 = w / es;
+                bc_shape hr = {3, {2, 1, n0}}, hc = {3, {1, 3, 1}}, ho = {3, {2, 3, n0}};
+                c = base;
+                c.a = bc_tensor_contiguous(t, &hr, (void *)0);
+                c.b = bc_tensor_contiguous(t, &hc, (void *)(uintptr_t)128);
+                c.out = bc_tensor_contiguous(ot, &ho, (void *)(uintptr_t)4096);
+                small_compare(&c, "a's row held");
+                c.a = bc_tensor_contiguous(t, &hc, (void *)(uintptr_t)128);
+                c.b = bc_tensor_contiguous(t, &hr, (void *)0);
+                small_compare(&c, "b's row held");
+            }
         }
     }
 }
