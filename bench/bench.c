@@ -14,7 +14,10 @@
  * and memset (of a non-zero byte) for the output
  * after reading the inputs.  Inputs the size of the output are streamed
  * from memory; smaller ones are read from a 16 KiB block that stays in L1,
- * as the engine's broadcast inputs do.
+ * as the engine's broadcast inputs do.  A transposed pattern also gets a
+ * transpose limit (transpose_limit.c): the best plain transpose copy of
+ * a's memory in the same round, what a transposed read costs here
+ * whatever the engine does.
  *
  * Small patterns: nanoseconds of thread CPU time per call over a batch of
  * calls in a row (warm caches; shape inference, checks and plan included).
