@@ -14,7 +14,10 @@
  * and memset (of a non-zero byte) for the output
  * after reading the inputs.  Inputs the size of the output are streamed
  * from memory; smaller ones are read from a 16 KiB block that stays in L1,
- * as the engine's broadcast inputs do.
+ * as the engine's broadcast inputs do.  A transposed pattern also gets a
+ * transpose limit (transpose_limit.c): the best plain transpose copy of
+ * a's memory in the same round, what a transposed read costs here
+ * whatever the engine does.
  *
  * Small patterns: nanoseconds of thread CPU time per call over a batch of
  * calls in a row (warm caches; shape inference, checks and plan included).
@@ -51,6 +54,7 @@
 #endif
 
 #include "broadcheck/tensor.h"
+#include "transpose_limit.h"
 
 typedef struct pattern {
     const char *name;
@@ -87,8 +91,9 @@ enum { NPATTERNS = sizeof patterns / sizeof patterns[0] };
 enum { LIMIT_PLAIN, LIMIT_NT, LIMIT_MEMSET, NLIMITS };
 static const char *const limit_names[NLIMITS] = {"plain", "nt", "memset"};
 
-/* measurements of one pattern, per round */
-enum { M_ENGINE, M_NUMPY, M_LIMIT0, NMEAS = M_LIMIT0 + NLIMITS };
+/* measurements of one pattern, per round; the transpose limit's only for
+ * a transposed pattern */
+enum { M_ENGINE, M_NUMPY, M_LIMIT0, M_TLIMIT0 = M_LIMIT0 + NLIMITS, NMEAS = M_TLIMIT0 + BC_TLIMITS };
 
 enum { SMALL_CALLS = 200000, HUGE_MIN = 4 << 20, HUGE_ALIGN = 2 << 20, CACHED_FLOATS = 4096 };
 
@@ -335,6 +340,7 @@ static void numpy_stop(numpy_proc *np)
 typedef struct result {
     double v[NMEAS][64]; /* per round: seconds (large) or ns per call (small); < 0 missing */
     double bytes;        /* bytes the operation must move */
+    double tbytes;       /* transposed: bytes the transpose copy moves (a read, out written) */
 } result;
 
 static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, size_t fbytes,
@@ -361,6 +367,7 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
         A.strides[1] = t;
     }
     res->bytes = (double)(nr + na + nb) * sizeof(float);
+    res->tbytes = (double)(nr + na) * sizeof(float);
     bc_error err;
     if (bc_eval_binary(BC_EVAL_FAST, BC_OP_ADD, &p, &A, &B, &O, &err)) {
         fprintf(stderr, "broadcheck bench: %s: %s\n", pt->name, err.message);
@@ -412,6 +419,14 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
             res->v[M_LIMIT0 + way][r] = wall() - t0;
             __asm__ volatile("" : : "r"(o) : "memory");
         }
+        /* the transpose limit: a's memory copied transposed into o, no add */
+        for (int way = 0; way < BC_TLIMITS && pt->transposed; way++) {
+            flush(flushbuf, fbytes);
+            double t0 = wall();
+            if (bc_tlimit_run(way, o, a, sr.dims[0]))
+                res->v[M_TLIMIT0 + way][r] = wall() - t0;
+            __asm__ volatile("" : : "r"(o) : "memory");
+        }
     }
     numpy_ask(np, "free\n");
     bc_eval_plan_free(plan);
@@ -445,7 +460,56 @@ typedef struct derived {
     int have_numpy;
     stats engine, numpy, limit[NLIMITS], best_limit, vs_limit, vs_numpy;
     const char *best_way; /* the strategy fastest in the most rounds */
+    /* transposed patterns: the transpose limit (GB/s of the copy's own
+     * bytes), per strategy (have_t: it ran in every round) and best, the
+     * engine's GB/s over it, and it over the store limit */
+    int transposed, have_t[BC_TLIMITS];
+    stats tlimit[BC_TLIMITS], best_tlimit, vs_tlimit, tlimit_vs_limit;
+    const char *best_tway;
 } derived;
+
+/* The transpose limit's figures, from the engine's GB/s e[] and the best
+ * store limit best[] of each round. */
+static void derive_tlimit(derived *d, const result *res, int rounds, const double *e,
+                          const double *best)
+{
+    double t[BC_TLIMITS][64], tb[64], ve[64], vl[64];
+    int wins[BC_TLIMITS] = {0}, any = 0;
+    for (int way = 0; way < BC_TLIMITS; way++) {
+        d->have_t[way] = 1;
+        for (int r = 0; r < rounds; r++)
+            d->have_t[way] &= res->v[M_TLIMIT0 + way][r] > 0;
+        any |= d->have_t[way];
+    }
+    if (!any)
+        return;
+    for (int r = 0; r < rounds; r++) {
+        int w = -1;
+        for (int way = 0; way < BC_TLIMITS; way++) {
+            if (!d->have_t[way])
+                continue;
+            t[way][r] = res->tbytes / res->v[M_TLIMIT0 + way][r] / 1e9;
+            if (w < 0 || t[way][r] > t[w][r])
+                w = way;
+        }
+        wins[w]++;
+        tb[r] = t[w][r];
+        ve[r] = e[r] / tb[r];
+        vl[r] = tb[r] / best[r];
+    }
+    int w = -1;
+    for (int way = 0; way < BC_TLIMITS; way++) {
+        if (d->have_t[way])
+            d->tlimit[way] = stats_of(t[way], rounds);
+        if (d->have_t[way] && (w < 0 || wins[way] > wins[w]))
+            w = way;
+    }
+    d->transposed = 1;
+    d->best_tway = bc_tlimit_names[w];
+    d->best_tlimit = stats_of(tb, rounds);
+    d->vs_tlimit = stats_of(ve, rounds);
+    d->tlimit_vs_limit = stats_of(vl, rounds);
+}
 
 static derived derive(const pattern *pt, const result *res, int rounds)
 {
@@ -475,6 +539,8 @@ static derived derive(const pattern *pt, const result *res, int rounds)
         vl[r] = e[r] / best[r];
     }
     d.engine = stats_of(e, rounds);
+    if (pt->transposed)
+        derive_tlimit(&d, res, rounds, e, best);
     d.have_numpy = nn == rounds;
     if (d.have_numpy) {
         d.numpy = stats_of(n, nn);
@@ -579,6 +645,18 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
                 fprintf(js, ", \"limit_best_way\": \"%s\"", d[i].best_way);
                 json_stats(js, "ratio_limit", d[i].vs_limit);
             }
+            if (d[i].transposed) {
+                for (int way = 0; way < BC_TLIMITS; way++) {
+                    char key[48];
+                    snprintf(key, sizeof key, "transpose_limit_%s_gbps", bc_tlimit_names[way]);
+                    if (d[i].have_t[way])
+                        json_stats(js, key, d[i].tlimit[way]);
+                }
+                json_stats(js, "transpose_limit_best_gbps", d[i].best_tlimit);
+                fprintf(js, ", \"transpose_limit_best_way\": \"%s\"", d[i].best_tway);
+                json_stats(js, "ratio_transpose_limit", d[i].vs_tlimit);
+                json_stats(js, "transpose_limit_vs_limit", d[i].tlimit_vs_limit);
+            }
             fprintf(js, "}");
             sep = ",";
         }
@@ -610,6 +688,17 @@ int bc_bench_run(const bc_bench_options *o, FILE *out)
                  d[i].vs_limit.max);
         fprintf(out, "%-17s %-38s %7.2f %7.2f %-6s %-15s %7s %-15s\n", pt->name, shapes,
                 d[i].engine.median, d[i].best_limit.median, d[i].best_way, vl, npg, npr);
+    }
+    for (int i = 0; i < NPATTERNS; i++) {
+        if (!selected[i] || !d[i].transposed)
+            continue;
+        fprintf(out, "%s: transpose limit (a transposed copy of a's memory, no add, GB/s of "
+                     "its own bytes: a read, out written; best of scalar, tiles, tiles-nt, "
+                     "rows-nt in the same round) %.2f %s, %.2f (%.2f-%.2f) of the limit; "
+                     "engine %.2f (%.2f-%.2f) of the transpose limit\n",
+                patterns[i].name, d[i].best_tlimit.median, d[i].best_tway,
+                d[i].tlimit_vs_limit.median, d[i].tlimit_vs_limit.min, d[i].tlimit_vs_limit.max,
+                d[i].vs_tlimit.median, d[i].vs_tlimit.min, d[i].vs_tlimit.max);
     }
     if (any_small)
         fprintf(out, "\n%-20s %-35s %8s %9s %-15s\n", "pattern", "shapes", "ns/call",

@@ -1027,6 +1027,8 @@ typedef struct exec {
                          per call where nt_rows holds (run_exec) */
     int nt;           /* this call runs fn3nt on the direct route: fn3 is it, and
                          2-D blocks are its calls with one plane */
+    int tile_nt;      /* gathered, and this call's tiles run fn3nt straight into the
+                         output (no output buffer, no copy): run_exec, per call */
 } exec;
 
 /* The output piece and the gathered tiles, one set per call. */
@@ -1093,16 +1095,20 @@ static void run_pieces(const exec *x, int64_t n1, int64_t n0, char *const *p, co
                     t0[j] = x->size[j];
                 }
             }
-            if (x->route != ROUTE_DIRECT) {
+            const int buffered = x->route != ROUTE_DIRECT && !x->tile_nt;
+            if (buffered) {
                 q[0] = bufs->out.c;
                 t1[0] = c * osize;
                 t0[0] = osize;
             }
-            if (x->fn3)
-                x->fn3(1, 1, r, c, q, t0, t0, t1, t0); /* one plane: its strides are never used */
+            /* one plane: its strides are never used */
+            if (x->tile_nt)
+                x->fn3nt(1, 1, r, c, q, t0, t0, t1, t0);
+            else if (x->fn3)
+                x->fn3(1, 1, r, c, q, t0, t0, t1, t0);
             else
                 x->fn(r, c, q, t1, t0, x->aux);
-            if (x->route != ROUTE_DIRECT)
+            if (buffered)
                 write_piece(p[0] + i0 * s1[0] + j0 * s0[0], s1[0], s0[0], bufs->out.c, r, c, osize,
                             x->route == ROUTE_STREAM, x->avx);
         }
@@ -1351,6 +1357,7 @@ static void setup_exec(exec *x, const bc_plan *pl, kernel_fn fn, kernel3_fn fn3,
     x->avx = 0;
     x->fn3nt = NULL;
     x->nt = 0;
+    x->tile_nt = 0;
     if (tiles && pl->nops - 1 <= MAX_GATHERED) {
         x->gathered = transposed_inputs(pl, size);
         if (x->gathered && __builtin_popcount(x->gathered) > MAX_GATHERED)
@@ -1396,8 +1403,15 @@ static void run_exec(const bc_plan *pl, char *const *base, const exec *x0, int o
     const int stream = x.route == ROUTE_STREAM;
     if (x.route == ROUTE_DIRECT && (overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps))
         x.route = ROUTE_COPY;
-    if (x.fn3nt && nt_rows(pl, base[0], x.size[0]) &&
+    if (x.fn3nt && x.gathered && nt_rows(pl, base[0], x.size[0]) &&
         !(overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps)) {
+        /* the tiles' kernel streams each tile's rows (whole 32 bytes, as
+         * the tile's columns start at multiples of 64 elements) from the
+         * gathered inputs to the output: one pass over L1 fewer than
+         * kernel-into-buffer, then copy */
+        x.tile_nt = 1;
+    } else if (x.fn3nt && nt_rows(pl, base[0], x.size[0]) &&
+               !(overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps)) {
         /* the kernel streams the output itself: the direct route's walk
          * (three inner axes per call, and a fourth) with its variant */
         x.route = ROUTE_DIRECT;
@@ -1518,7 +1532,7 @@ static void prepare(const bc_job *job, bc_fast_prep *fp)
         } else if (job->nin == 2) {
             const dtype_kernels k = kernels_for(job->dtype, job->op, out_bytes);
             setup_exec(&fp->x, pl, k.binary, k.binary3, NULL, size, out_bytes, 1);
-            if (fp->x.route == ROUTE_STREAM && fp->x.avx && !fp->x.gathered)
+            if (fp->x.route == ROUTE_STREAM && fp->x.avx)
                 fp->x.fn3nt = k.binary3nt;
         } else {
             fp->nary = (nary_aux){kernels_for(job->dtype, job->op, out_bytes).row, (size_t)size[1],
@@ -1560,7 +1574,7 @@ void bc_fast_run(const bc_job *job)
         bc_plan_add(&pl, job->in[0], job->in[0]->strides);
         bc_plan_finish(&pl, 0);
         size[0] = size[1] = (int64_t)bc_dtype_size(job->dtype);
-        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0};
+        exec x = {k.sum, NULL, NULL, 2, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0, 0};
         run_plan(&pl, pl.base, &x);
         return;
     }
@@ -1588,7 +1602,7 @@ static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc
     for (int j = 0; j < 3; j++)
         pl.base[j] = ax->base[j];
     const dtype_kernels k = kernels_for(dtype, op, out_bytes);
-    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0};
+    exec x = {k.binary, k.binary3, NULL, 3, size, ROUTE_DIRECT, 0, NULL, 0, 0, 0, NULL, 0, 0};
     run_plan(&pl, pl.base, &x);
 }
 

@@ -771,16 +771,22 @@ static void test_plan_refusals(void **state)
  * call) with planes, rows and columns of 1, 3, 7, 8 and 9 elements, where
  * each operand is broadcast along a different axis (float32, and float16
  * with and without the F16C kernels).  Every case runs with
- * and without the AVX2 kernels and with streaming on and off; the fast
+ * and without the AVX2 kernels and with streaming on and off, into an
+ * output 64-byte aligned and one element off it (the tiles' streaming
+ * kernel, fast.c's tile_nt, needs 32-byte aligned rows of whole 32 bytes:
+ * inner extents of 128, 136 and 160 elements give it full tiles and tails
+ * of 8 and 32 columns, the others take the output buffer); the fast
  * result must equal the naive one bit for bit, padding included. */
 static void edge_case(bc_dtype t, const bc_shape *ra, const int64_t *a_strides, int64_t a_offset,
                       size_t a_elems, const bc_shape *rb, const bc_shape *r)
 {
     const size_t es = bc_dtype_size(t);
     int64_t nb = numel_of(rb), no = numel_of(r);
-    const size_t pad = 64; /* bytes after each buffer that must stay untouched */
+    const size_t pad = 64; /* bytes after each output that must stay untouched */
     char *a = malloc(a_elems * es), *b = malloc((size_t)nb * es + pad);
-    char *o[2] = {malloc((size_t)no * es + pad), malloc((size_t)no * es + pad)};
+    /* 64-byte aligned, and room for the output one element later */
+    const size_t obytes = ((size_t)no * es + es + pad + 63) / 64 * 64;
+    char *o[2] = {aligned_alloc(64, obytes), aligned_alloc(64, obytes)};
     assert_non_null(a);
     assert_non_null(b);
     for (size_t i = 0; i < a_elems; i++)
@@ -793,28 +799,31 @@ static void edge_case(bc_dtype t, const bc_shape *ra, const int64_t *a_strides, 
     A.offset = a_offset;
     bc_params p = bc_params_for(BC_RULE_NUMPY);
     static const char *const envs[][2] = {{"0", "0"}, {"1", "0"}, {"0", ""}, {"1", ""}};
-    for (int v = 0; v < 4; v++) {
-        setenv("BROADCHECK_FAST_PORTABLE", envs[v][0], 1);
-        if (*envs[v][1])
-            setenv("BROADCHECK_NT_MIN_BYTES", envs[v][1], 1);
+    for (int v = 0; v < 8; v++) {
+        const size_t shift = v < 4 ? 0 : es; /* the output's start: aligned, then not */
+        setenv("BROADCHECK_FAST_PORTABLE", envs[v % 4][0], 1);
+        if (*envs[v % 4][1])
+            setenv("BROADCHECK_NT_MIN_BYTES", envs[v % 4][1], 1);
         else
             unsetenv("BROADCHECK_NT_MIN_BYTES");
         for (int e = 0; e < 2; e++) {
-            memset(o[e], 0x5a, (size_t)no * es + pad);
-            bc_tensor O = bc_tensor_contiguous(t, r, o[e]);
+            memset(o[e], 0x5a, obytes);
+            bc_tensor O = bc_tensor_contiguous(t, r, o[e] + shift);
             bc_error err;
             assert_int_equal(bc_eval_binary(e ? BC_EVAL_FAST : BC_EVAL_NAIVE, BC_OP_ADD, &p, &A,
                                             &B, &O, &err),
                              BC_OK);
         }
-        if (memcmp(o[0], o[1], (size_t)no * es + pad) != 0) {
+        if (memcmp(o[0], o[1], obytes) != 0) {
             char sa[128], sr[128];
             bc_shape_format(ra, sa, sizeof sa);
             bc_shape_format(r, sr, sizeof sr);
-            fail_msg("%s %s + ... -> %s (a's strides %lld,%lld...): fast != naive with "
-                     "BROADCHECK_FAST_PORTABLE=%s BROADCHECK_NT_MIN_BYTES=%s",
+            fail_msg("%s %s + ... -> %s (a's strides %lld,%lld..., output %zu bytes past "
+                     "64-byte alignment): fast != naive with BROADCHECK_FAST_PORTABLE=%s "
+                     "BROADCHECK_NT_MIN_BYTES=%s",
                      bc_dtype_name(t), sa, sr, (long long)a_strides[0],
-                     (long long)(ra->rank > 1 ? a_strides[1] : 0), envs[v][0], envs[v][1]);
+                     (long long)(ra->rank > 1 ? a_strides[1] : 0), shift, envs[v % 4][0],
+                     envs[v % 4][1]);
         }
     }
     unsetenv("BROADCHECK_FAST_PORTABLE");
@@ -830,7 +839,7 @@ static void test_tile_and_block_edges(void **state)
     (void)state;
     rng_state = g_seed;
     /* transposed: result [n1, n0], a[i][j] = mem[j][i] (reversed: mem[n0-1-j][i]) */
-    static const int64_t n1s[] = {63, 64, 65, 127, 128, 129, 131, 257}, n0s[] = {127, 128, 129, 135};
+    static const int64_t n1s[] = {63, 64, 65, 127, 128, 129, 131, 257}, n0s[] = {127, 128, 129, 135, 136, 160};
     static const bc_dtype types[] = {BC_FLOAT32, BC_INT8, BC_FLOAT64};
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
         for (size_t x = 0; x < sizeof n1s / sizeof n1s[0]; x++)
