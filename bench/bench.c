@@ -426,6 +426,11 @@ static void run_pattern(const pattern *pt, int rounds, const char *flushbuf, siz
             if (bc_tlimit_run(way, o, a, sr.dims[0]))
                 res->v[M_TLIMIT0 + way][r] = wall() - t0;
             __asm__ volatile("" : : "r"(o) : "memory");
+            if (res->v[M_TLIMIT0 + way][r] > 0 && !bc_tlimit_check(o, a, sr.dims[0])) {
+                fprintf(stderr, "broadcheck bench: transpose limit '%s' copied wrong: left out\n",
+                        bc_tlimit_names[way]);
+                res->v[M_TLIMIT0 + way][r] = -1;
+            }
         }
     }
     numpy_ask(np, "free\n");

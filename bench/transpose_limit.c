@@ -57,9 +57,10 @@ __attribute__((target("avx"))) static inline void tr8(__m256 r[8])
     }
 }
 
-/* 16 x 8 of out from 8 memory rows, 16 floats each: two 8 x 8 blocks,
- * stored as whole 64-byte lines of 8 output rows (o: the first, row
- * stride n; 64-byte aligned).  Storing one half of every line and then the
+/* 8 output rows x 16 columns from 16 memory rows, 8 floats each (m: the
+ * first, row stride msrc): two 8 x 8 blocks, stored as whole 64-byte
+ * lines of the 8 output rows (o: the first, row stride n; 64-byte
+ * aligned).  Storing one half of every line and then the
  * other ran at half the rate with non-temporal stores (lines left partial
  * in the write-combining buffers). */
 __attribute__((target("avx"))) static inline void tr16x8(float *o, const float *m, int64_t n,
@@ -141,5 +142,14 @@ int bc_tlimit_run(int way, float *out, const float *mem, int64_t n)
         return 0;
 #endif
     transpose_scalar(out, mem, n);
+    return 1;
+}
+
+int bc_tlimit_check(const float *out, const float *mem, int64_t n)
+{
+    for (int64_t i = 0; i < n; i += 7)
+        for (int64_t j = 0; j < n; j += 13)
+            if (out[i * n + j] != mem[j * n + i])
+                return 0;
     return 1;
 }

@@ -19,5 +19,9 @@ extern const char *const bc_tlimit_names[BC_TLIMITS];
  * 0 if the strategy cannot run here (no AVX, n not a multiple of 128, out
  * not 64-byte aligned, no memory for rows-nt's buffer), nothing written then. */
 int bc_tlimit_run(int way, float *out, const float *mem, int64_t n);
+/* 1 if out holds mem transposed at a grid of points (every 7th row, 13th
+ * column, so that each strategy's blocks are sampled at every offset): a
+ * strategy that copies wrong gives no limit, rather than a false one. */
+int bc_tlimit_check(const float *out, const float *mem, int64_t n);
 
 #endif
