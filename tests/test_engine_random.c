@@ -766,8 +766,9 @@ static void test_plan_refusals(void **state)
 
 /* The fast engine's tiles and blocks at their edges (docs/ENGINE.md "The
  * fast evaluator"): a transposed input over inner extents at, one below and
- * one above multiples of the tile (64 x 32, the 8 x 8 AVX and 4 x 4 SSE
- * gathers), forwards and reversed; and 3-D blocks (three inner axes per
+ * one above multiples of the tile (128 x 64, 64 x 64 for 8-byte elements;
+ * the 8 x 8 AVX and 4 x 4 SSE gathers; rows 63-257, columns 127-160),
+ * forwards and reversed; and 3-D blocks (three inner axes per
  * call) with planes, rows and columns of 1, 3, 7, 8 and 9 elements, where
  * each operand is broadcast along a different axis (float32, and float16
  * with and without the F16C kernels).  Every case runs with
