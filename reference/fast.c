@@ -1403,22 +1403,23 @@ static void run_exec(const bc_plan *pl, char *const *base, const exec *x0, int o
     const int stream = x.route == ROUTE_STREAM;
     if (x.route == ROUTE_DIRECT && (overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps))
         x.route = ROUTE_COPY;
-    if (x.fn3nt && x.gathered && nt_rows(pl, base[0], x.size[0]) &&
+    if (x.fn3nt && nt_rows(pl, base[0], x.size[0]) &&
         !(overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps)) {
-        /* the tiles' kernel streams each tile's rows (whole 32 bytes, as
-         * the tile's columns start at multiples of 64 elements) from the
-         * gathered inputs to the output: one pass over L1 fewer than
-         * kernel-into-buffer, then copy */
-        x.tile_nt = 1;
-    } else if (x.fn3nt && nt_rows(pl, base[0], x.size[0]) &&
-               !(overlaps < 0 ? output_overlaps(pl, base, x.size) : overlaps)) {
-        /* the kernel streams the output itself: the direct route's walk
-         * (three inner axes per call, and a fourth) with its variant */
-        x.route = ROUTE_DIRECT;
-        x.fn3 = x.fn3nt;
-        x.nt = 1;
-        x.batched = 0;
-        x.flat = 0;
+        if (x.gathered) {
+            /* the tiles' kernel streams each tile's rows (whole 32 bytes,
+             * as the tile's columns start at multiples of 64 elements) from
+             * the gathered inputs to the output: one pass over L1 fewer
+             * than kernel-into-buffer, then copy */
+            x.tile_nt = 1;
+        } else {
+            /* the kernel streams the output itself: the direct route's walk
+             * (three inner axes per call, and a fourth) with its variant */
+            x.route = ROUTE_DIRECT;
+            x.fn3 = x.fn3nt;
+            x.nt = 1;
+            x.batched = 0;
+            x.flat = 0;
+        }
     }
     if (x.route == ROUTE_DIRECT && !x.gathered)
         run_plan(pl, base, &x);
