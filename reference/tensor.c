@@ -243,6 +243,7 @@ int bc_op_takes_dtype_under(bc_op op, bc_dtype t, const bc_semantics *s)
 bc_tensor bc_tensor_contiguous(bc_dtype t, const bc_shape *shape, void *data)
 {
     bc_tensor v;
+    memset(&v, 0, sizeof v);
     v.dtype = t;
     v.rank = shape->rank;
     v.data = data;

@@ -11,6 +11,9 @@
  * environment (BROADCHECK_RANDOM_CASES, BROADCHECK_RANDOM_SEED); BROADCHECK_RANDOM_ONLY=N runs case N
  * alone.  Each case has its own generator state derived from (seed, N), so a
  * failure names the command that replays exactly that case.
+ * BROADCHECK_ENGINE_TESTS=PATTERN runs only the tests whose names match it
+ * (cmocka's filter, '*' and '?'): scripts/memcheck.sh runs the kernels that
+ * the sanitize build does not compile (BC_FAST_LEAN) under valgrind.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
@@ -1323,6 +1326,8 @@ int main(int argc, char **argv)
         g_cases = strtol(argv[1], NULL, 0);
     if (argc > 2)
         g_seed = strtoull(argv[2], NULL, 0);
+    if ((v = getenv("BROADCHECK_ENGINE_TESTS")))
+        cmocka_set_test_filter(v);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_plan_refusals),

@@ -925,9 +925,39 @@ static void test_names(void **state)
     assert_int_equal(bc_op_result_dtype(BC_OP_DIV, BC_INT8), BC_INT8);
 }
 
+/* bc_tensor_contiguous defines the axes past the rank too: a test that
+ * raised a view's rank by one read their strides uninitialised (valgrind,
+ * scripts/memcheck.sh). */
+static void test_contiguous_view(void **state)
+{
+    (void)state;
+    bc_shape s;
+    memset(&s, 0x5a, sizeof s); /* dims past the rank: garbage */
+    s.rank = 3;
+    s.dims[0] = 2;
+    s.dims[1] = 0;
+    s.dims[2] = 5;
+    bc_tensor v = bc_tensor_contiguous(BC_INT32, &s, (void *)&s);
+    assert_int_equal(v.rank, 3);
+    assert_int_equal(v.offset, 0);
+    assert_ptr_equal(v.data, &s);
+    assert_int_equal(v.dtype, BC_INT32);
+    /* a size-0 axis counts as 1 in the steps (the view is empty anyway) */
+    const int64_t strides[3] = {5, 5, 1};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(v.dims[k], s.dims[k]);
+        assert_int_equal(v.strides[k], strides[k]);
+    }
+    for (int k = 3; k < BC_MAX_RANK; k++) {
+        assert_int_equal(v.dims[k], 0);
+        assert_int_equal(v.strides[k], 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contiguous_view),
         cmocka_unit_test(test_float_ops_numpy),
         cmocka_unit_test(test_float_semantics),
         cmocka_unit_test(test_integer_semantics),

@@ -70,7 +70,9 @@ typedef struct bc_tensor {
     int64_t offset;                /* in elements, added to every address */
 } bc_tensor;
 
-/* A row-major (C-contiguous) view of `shape` at `data`. */
+/* A row-major (C-contiguous) view of `shape` at `data`.  The dims and
+ * strides past its rank are 0, so a caller who raises the rank afterwards
+ * reads defined values. */
 bc_tensor bc_tensor_contiguous(bc_dtype t, const bc_shape *shape, void *data);
 /* The shape of a view. */
 bc_shape bc_tensor_shape(const bc_tensor *t);
