@@ -1381,6 +1381,13 @@ int bc_run_exit_code(const bc_run_result *r)
     return r->strict && bc_run_xpass_count(r) > 0;
 }
 
+int64_t bc_run_value_bytes(const bc_run_result *r, int64_t *moved_bytes)
+{
+    if (moved_bytes)
+        *moved_bytes = r->value_moved_bytes;
+    return r->value_bytes;
+}
+
 int bc_run_interrupted(const bc_run_result *r)
 {
     return r->end == BC_RUN_INTERRUPTED ? (r->signal ? r->signal : SIGINT) : 0;

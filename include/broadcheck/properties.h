@@ -218,6 +218,11 @@ int bc_run_exit_code(const bc_run_result *r);
 int bc_run_new_failures(const bc_run_result *r);
 int bc_run_xpass_count(const bc_run_result *r);
 
+/* The output bytes value-differential compared over the run (the JSON
+ * report's totals.value_bytes) and, in *moved_bytes when not NULL, those
+ * questions' input and output bytes (totals.value_moved_bytes). */
+int64_t bc_run_value_bytes(const bc_run_result *r, int64_t *moved_bytes);
+
 /* The signal that interrupted the run (config.interrupt), or 0. */
 int bc_run_interrupted(const bc_run_result *r);
 
