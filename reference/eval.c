@@ -308,10 +308,10 @@ static int small_data(const bc_tensor *t, int64_t size)
            small_reach(t->offset); /* sizes are powers of two */
 }
 
-/* The first pass, for a call whose three views are dense row-major (on
- * each axis an operand walks, its stride is the product of its dims
- * inside it; strides of size-1 axes are never read, as bc_tensor_check
- * never reads them): then no view overlaps itself, each reaches the
+/* The dense pass (small_rest's first), for a call whose three views are
+ * dense row-major (on each axis an operand walks, its stride is the
+ * product of its dims inside it; strides of size-1 axes are never read,
+ * as bc_tensor_check never reads them): then no view overlaps itself, each reaches the
  * elements [0, its numel) from its first one, every stride is below
  * BC_SMALL_NUMEL, and neighbouring axes merge exactly when the same inputs
  * walk both.  So a pass over the dims alone does small_strided's work.
@@ -365,7 +365,7 @@ static int64_t small_dense(const bc_tensor *a, const bc_tensor *b, const bc_tens
     return no;
 }
 
-/* The second pass, for any strides: the axes of extent > 1, innermost
+/* The strided pass, for any strides: the axes of extent > 1, innermost
  * first, neighbours merged as bc_plan_finish merges them (no flip or sort:
  * a small call's blocks are short anyway), strides in elements, and each
  * operand's lowest and highest element offset from its first element in
@@ -492,8 +492,9 @@ static __attribute__((noinline)) int small_rest(bc_op op, const bc_tensor *a,
  * input's dims the output's last ones, one input (l) of the output's
  * rank.  Then numpy and none accept the shapes with no per-axis pattern,
  * no view overlaps itself, the inputs' elements are the output's on
- * their axes, and the call is one block: rows of the shorter input's
- * (s) ns elements, n / ns of them (one row when ns is n or 1).  Any
+ * their axes, and the call is one block, as bc_fast_run_small would run
+ * it: rows of the shorter input's (s) ns elements, n / ns of them (one
+ * row when ns is n or 1), its kernel called straight.  Any
  * other call (a size-1 axis's stride not the product, a dim of 1 where
  * the output has more, a non-contiguous view, a size-0 or negative dim,
  * more than BC_SMALL_NUMEL elements) goes to small_rest. */
@@ -532,11 +533,13 @@ static inline __attribute__((always_inline)) int small_binary(bc_op op, const bc
             return small_rest(op, a, b, out, none, dt, osz, isz);
     }
     const int64_t ns = n;
+    int64_t rows = 1;
     for (; r >= 0; r--) {
         const int64_t dim = out->dims[r];
         if ((uint64_t)dim - 1 >= BC_SMALL_NUMEL || l->dims[r] != dim || out->strides[r] != n ||
             l->strides[r] != n || (n *= dim) > BC_SMALL_NUMEL)
             return small_rest(op, a, b, out, none, dt, osz, isz);
+        rows *= dim;
     }
     char *const o = (char *)out->data + out->offset * osz,
                 *const x = (char *)l->data + l->offset * isz,
@@ -547,21 +550,15 @@ static inline __attribute__((always_inline)) int small_binary(bc_op op, const bc
                     uy = (uintptr_t)y;
     if ((ux < oe && uo < ux + (uintptr_t)(n * isz)) || (uy < oe && uo < uy + (uintptr_t)(ns * isz)))
         return 0; /* in place (or refused): the general path's checks */
-    bc_small_axes ax;
-    ax.base[0] = o;
-    ax.base[1] = a_short ? y : x;
-    ax.base[2] = a_short ? x : y;
-    const int64_t ss = ns != 1; /* a single element: stride 0 */
-    ax.rank = ns == 1 || ns == n ? 1 : 2;
-    ax.dims[0] = ns == 1 ? n : ns;
-    ax.strides[0][0] = 1;
-    ax.strides[1][0] = a_short ? ss : 1;
-    ax.strides[2][0] = a_short ? 1 : ss;
-    ax.dims[1] = n / ns; /* read only when the rank is 2 */
-    ax.strides[0][1] = ns;
-    ax.strides[1][1] = a_short ? 0 : ns;
-    ax.strides[2][1] = a_short ? ns : 0;
-    bc_fast_run_small(&ax, dt, op, osz, isz, n * osz);
+    /* the block bc_fast_run_small would make of it and its kernel: one
+     * row when s walks every element or none (then its stride 0), else
+     * rows of s, which l walks on and s repeats */
+    const int two = ns != 1 && rows != 1;
+    const int64_t ls = two ? ns * isz : 0, se = ns != 1 ? isz : 0;
+    char *const base[3] = {o, a_short ? y : x, a_short ? x : y};
+    const int64_t s1[3] = {two ? ns * osz : 0, a_short ? 0 : ls, a_short ? ls : 0};
+    const int64_t s0[3] = {osz, a_short ? se : isz, a_short ? isz : se};
+    bc_fast_block_kernel(dt, op)(two ? rows : 1, ns != 1 ? ns : n, base, s1, s0, NULL);
     return 1;
 }
 
