@@ -105,5 +105,12 @@ typedef struct bc_small_axes {
 } bc_small_axes;
 void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
                        int64_t in_size, int64_t out_bytes);
+/* The kernel bc_fast_run_small calls for one or two axes: n1 rows of n0
+ * elements, p[j] operand j's first element (0 the output), s1[j] and
+ * s0[j] its byte strides between rows and elements, aux NULL.  For
+ * small_binary's contiguous pass, whose call is one such block. */
+typedef void (*bc_fast_block_fn)(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
+                                 const int64_t *s0, const void *aux);
+bc_fast_block_fn bc_fast_block_kernel(bc_dtype dtype, bc_op op);
 
 #endif

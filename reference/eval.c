@@ -308,10 +308,10 @@ static int small_data(const bc_tensor *t, int64_t size)
            small_reach(t->offset); /* sizes are powers of two */
 }
 
-/* The first pass, for a call whose three views are dense row-major (on
- * each axis an operand walks, its stride is the product of its dims
- * inside it; strides of size-1 axes are never read, as bc_tensor_check
- * never reads them): then no view overlaps itself, each reaches the
+/* The dense pass (small_rest's first), for a call whose three views are
+ * dense row-major (on each axis an operand walks, its stride is the
+ * product of its dims inside it; strides of size-1 axes are never read,
+ * as bc_tensor_check never reads them): then no view overlaps itself, each reaches the
  * elements [0, its numel) from its first one, every stride is below
  * BC_SMALL_NUMEL, and neighbouring axes merge exactly when the same inputs
  * walk both.  So a pass over the dims alone does small_strided's work.
@@ -365,7 +365,7 @@ static int64_t small_dense(const bc_tensor *a, const bc_tensor *b, const bc_tens
     return no;
 }
 
-/* The second pass, for any strides: the axes of extent > 1, innermost
+/* The strided pass, for any strides: the axes of extent > 1, innermost
  * first, neighbours merged as bc_plan_finish merges them (no flip or sort:
  * a small call's blocks are short anyway), strides in elements, and each
  * operand's lowest and highest element offset from its first element in
@@ -431,19 +431,73 @@ static __attribute__((noinline)) int64_t small_strided(const bc_tensor *a, const
     return numel;
 }
 
+/* The byte ranges of a small call's three operands, each from its
+ * first element's lowest to its highest offset (as byte_range() gives
+ * them): 1 if the output's meets either input's (in place or refused,
+ * the general path's checks then). */
+static inline __attribute__((always_inline)) int small_overlaps(const bc_small_axes *ax,
+                                                                 int64_t osz, int64_t isz,
+                                                                 const int64_t *lo,
+                                                                 const int64_t *hi)
+{
+    const uintptr_t o = (uintptr_t)ax->base[0], olo = o + (uintptr_t)(lo[0] * osz),
+                    ohi = o + (uintptr_t)(hi[0] * osz + osz);
+    const uintptr_t x = (uintptr_t)ax->base[1], y = (uintptr_t)ax->base[2];
+    return (x + (uintptr_t)(lo[1] * isz) < ohi && olo < x + (uintptr_t)(hi[1] * isz + isz)) ||
+           (y + (uintptr_t)(lo[2] * isz) < ohi && olo < y + (uintptr_t)(hi[2] * isz + isz));
+}
+
+/* small_binary's passes after the first: the dense one, then the strided
+ * one; the views' data, dtypes and ranks already checked.  Out of line,
+ * so that the first pass has the caller's registers to itself. */
+static __attribute__((noinline)) int small_rest(bc_op op, const bc_tensor *a,
+                                                const bc_tensor *b, const bc_tensor *out,
+                                                int none, bc_dtype dt, int64_t osz,
+                                                int64_t isz)
+{
+    bc_small_axes ax;
+    int64_t lo[3] = {0, 0, 0}, hi[3];
+    int64_t numel = small_dense(a, b, out, none, &ax, hi);
+    if (numel < 0)
+        numel = small_strided(a, b, out, none, &ax, lo, hi);
+    if (numel == 0)
+        return 0;
+    ax.base[0] = (char *)out->data + out->offset * osz;
+    ax.base[1] = (char *)a->data + a->offset * isz;
+    ax.base[2] = (char *)b->data + b->offset * isz;
+    if (small_overlaps(&ax, osz, isz, lo, hi))
+        return 0;
+    bc_fast_run_small(&ax, dt, op, osz, isz, numel * osz);
+    return 1;
+}
+
 /* A one-shot fast binary call that every check of elementwise() accepts
  * and bc_fast_run would run on its direct route, recognised in one pass
- * over the result's axes, innermost first (two when a view is not dense
- * row-major), and run without a job, a shape copy, bc_infer or a plan
- * sort: rules numpy and none without options, an output of 1 to
- * BC_SMALL_NUMEL elements (no size-0 axis) sharing no memory with either
- * input.  Returns 0, having done nothing, for any call outside that set,
- * valid or not: elementwise() then checks it and names its error, so
- * refusals are the general path's by construction.  Each condition below
- * is sufficient for a check of the general path (bc_tensor_check,
- * bc_infer, the dtypes, check_output); none may accept a call that path
- * refuses (tests/test_engine_random.c compares the two evaluators on
- * every binary case, test_small_calls the refusals at its edges). */
+ * over the result's axes, innermost first (two or three when the views
+ * are not all contiguous with each input's dims the output's last ones),
+ * and run without a job, a shape copy, bc_infer or a plan sort: rules
+ * numpy and none without options, an output of 1 to BC_SMALL_NUMEL
+ * elements (no size-0 axis) sharing no memory with either input.
+ * Returns 0, having done nothing, for any call outside that set, valid or
+ * not: elementwise() then checks it and names its error, so refusals are
+ * the general path's by construction.  Each condition below is
+ * sufficient for a check of the general path (bc_tensor_check, bc_infer,
+ * the dtypes, check_output); none may accept a call that path refuses
+ * (tests/test_engine_random.c compares the two evaluators on every
+ * binary case, test_small_calls the refusals at its edges).
+ *
+ * The first pass, inline, takes the commonest call: the three views
+ * contiguous row-major (every stride, size-1 axes' too, the product of
+ * the dims inside it, as bc_tensor_contiguous makes them) and each
+ * input's dims the output's last ones, one input (l) of the output's
+ * rank.  Then numpy and none accept the shapes with no per-axis pattern,
+ * no view overlaps itself, the inputs' elements are the output's on
+ * their axes, and the call is one block, as bc_fast_run_small would run
+ * it: rows of the shorter input's (s) ns elements, n / ns of them (one
+ * row when ns is n or 1), its kernel called straight.  Any
+ * other call (a size-1 axis's stride not the product, a dim of 1 where
+ * the output has more, a non-contiguous view, a size-0 or negative dim,
+ * more than BC_SMALL_NUMEL elements) goes to small_rest. */
 static inline __attribute__((always_inline)) int small_binary(bc_op op, const bc_params *p,
                                                              const bc_tensor *a,
                                                              const bc_tensor *b,
@@ -456,32 +510,55 @@ static inline __attribute__((always_inline)) int small_binary(bc_op op, const bc
     int64_t isz;
     if (b->dtype != dt || !bc_op_types(op, dt, &odt, &isz) || out->dtype != odt)
         return 0;
-    const int R = out->rank, ra = a->rank, rb = b->rank, none = p->rule == BC_RULE_NONE;
-    if ((unsigned)R > BC_MAX_RANK || (unsigned)ra > (unsigned)R || (unsigned)rb > (unsigned)R ||
-        (ra != R && rb != R) || (none && (ra != R || rb != R)))
+    /* ranks: l that of the output, s at most that (both under none) */
+    const int R = out->rank, a_short = a->rank != R, none = p->rule == BC_RULE_NONE;
+    const bc_tensor *l = a_short ? b : a, *s = a_short ? a : b;
+    const int ds = R - s->rank;
+    if ((unsigned)R > BC_MAX_RANK || l->rank != R || (unsigned)s->rank > (unsigned)R ||
+        (none && ds))
         return 0;
     /* the output is the inputs' dtype or bool (one byte) */
     const int64_t osz = odt == dt ? isz : 1;
     if (!small_data(out, osz) || !small_data(a, isz) || !small_data(b, isz))
         return 0;
-    bc_small_axes ax;
-    int64_t lo[3] = {0, 0, 0}, hi[3];
-    int64_t numel = small_dense(a, b, out, none, &ax, hi);
-    if (numel < 0)
-        numel = small_strided(a, b, out, none, &ax, lo, hi);
-    if (numel == 0)
-        return 0;
-    ax.base[0] = (char *)out->data + out->offset * osz;
-    ax.base[1] = (char *)a->data + a->offset * isz;
-    ax.base[2] = (char *)b->data + b->offset * isz;
-    /* the byte ranges, as byte_range() gives them */
-    const uintptr_t o = (uintptr_t)ax.base[0], olo = o + (uintptr_t)(lo[0] * osz),
-                    ohi = o + (uintptr_t)(hi[0] * osz + osz);
-    const uintptr_t x = (uintptr_t)ax.base[1], y = (uintptr_t)ax.base[2];
-    if ((x + (uintptr_t)(lo[1] * isz) < ohi && olo < x + (uintptr_t)(hi[1] * isz + isz)) ||
-        (y + (uintptr_t)(lo[2] * isz) < ohi && olo < y + (uintptr_t)(hi[2] * isz + isz)))
+    int64_t n = 1;
+    int r = R - 1;
+    /* the axes both inputs have, then those of l alone; each dim in
+     * [1, BC_SMALL_NUMEL] and n checked on each axis, so n never overflows */
+    for (; r >= ds; r--) {
+        const int64_t dim = out->dims[r];
+        if ((uint64_t)dim - 1 >= BC_SMALL_NUMEL || l->dims[r] != dim || s->dims[r - ds] != dim ||
+            out->strides[r] != n || l->strides[r] != n || s->strides[r - ds] != n ||
+            (n *= dim) > BC_SMALL_NUMEL)
+            return small_rest(op, a, b, out, none, dt, osz, isz);
+    }
+    const int64_t ns = n;
+    int64_t rows = 1;
+    for (; r >= 0; r--) {
+        const int64_t dim = out->dims[r];
+        if ((uint64_t)dim - 1 >= BC_SMALL_NUMEL || l->dims[r] != dim || out->strides[r] != n ||
+            l->strides[r] != n || (n *= dim) > BC_SMALL_NUMEL)
+            return small_rest(op, a, b, out, none, dt, osz, isz);
+        rows *= dim;
+    }
+    char *const o = (char *)out->data + out->offset * osz,
+                *const x = (char *)l->data + l->offset * isz,
+                *const y = (char *)s->data + s->offset * isz;
+    /* the byte ranges, as byte_range() gives them, [o, oe) and the
+     * inputs' (all lowest offsets 0) */
+    const uintptr_t uo = (uintptr_t)o, oe = uo + (uintptr_t)(n * osz), ux = (uintptr_t)x,
+                    uy = (uintptr_t)y;
+    if ((ux < oe && uo < ux + (uintptr_t)(n * isz)) || (uy < oe && uo < uy + (uintptr_t)(ns * isz)))
         return 0; /* in place (or refused): the general path's checks */
-    bc_fast_run_small(&ax, dt, op, osz, isz, numel * osz);
+    /* the block bc_fast_run_small would make of it and its kernel: one
+     * row when s walks every element or none (then its stride 0), else
+     * rows of s, which l walks on and s repeats */
+    const int two = ns != 1 && rows != 1;
+    const int64_t ls = two ? ns * isz : 0, se = ns != 1 ? isz : 0;
+    char *const base[3] = {o, a_short ? y : x, a_short ? x : y};
+    const int64_t s1[3] = {two ? ns * osz : 0, a_short ? 0 : ls, a_short ? ls : 0};
+    const int64_t s0[3] = {osz, a_short ? se : isz, a_short ? isz : se};
+    bc_fast_block_kernel(dt, op)(two ? rows : 1, ns != 1 ? ns : n, base, s1, s0, NULL);
     return 1;
 }
 

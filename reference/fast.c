@@ -1694,3 +1694,12 @@ void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps)
     else
         run_exec(&fp->pl, base, &fp->x, overlaps);
 }
+
+bc_fast_block_fn bc_fast_block_kernel(bc_dtype dtype, bc_op op)
+{
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        return f16c_kernels[op];
+#endif
+    return binary_kernels[dtype][op];
+}

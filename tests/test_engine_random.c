@@ -1252,6 +1252,50 @@ static void test_small_calls(void **state)
                 c.out.data = (void *)(uintptr_t)(2048 * es);
                 small_compare(&c, "the size limit");
             }
+            /* the contiguous pass (small_binary's first): b the longer
+             * input; equal shapes (one row); a single element as b, by
+             * rank 0 and by dims of 1; a size-1 axis of the output that
+             * both have, with its stride the product and then not (the
+             * dense pass then); the output just past input 0 and input 1
+             * (accepted) and one element into them (in place); a stride
+             * of the shorter input off the product */
+            bc_shape s1 = {1, {1}}, s314 = {3, {3, 1, 4}}, s14 = {2, {1, 4}};
+            c = base;
+            c.a = base.b;
+            c.b = base.a;
+            small_compare(&c, "contiguous, b the longer");
+            c.b.strides[1] = 2;
+            small_compare(&c, "contiguous, b the longer and stepped");
+            c = base;
+            c.b = bc_tensor_contiguous(t, &s34, (void *)(uintptr_t)(16 * es));
+            small_compare(&c, "contiguous, equal shapes");
+            c.b = bc_tensor_contiguous(t, &s0, (void *)(uintptr_t)(16 * es));
+            small_compare(&c, "contiguous, b rank 0");
+            c.b = bc_tensor_contiguous(t, &s1, (void *)(uintptr_t)(16 * es));
+            small_compare(&c, "contiguous, b one element");
+            c.a = bc_tensor_contiguous(t, &s314, (void *)0);
+            c.b = bc_tensor_contiguous(t, &s14, (void *)(uintptr_t)(16 * es));
+            c.out = bc_tensor_contiguous(ot, &s314, (void *)(uintptr_t)4096);
+            small_compare(&c, "contiguous, a size-1 axis");
+            c.a.strides[1] = 5;
+            small_compare(&c, "contiguous, a size-1 axis's stride");
+            c = base;
+            c.b.data = (void *)(uintptr_t)(64 * es);
+            c.out.data = (void *)(uintptr_t)(12 * es);
+            small_compare(&c, "output just past input 0");
+            c.out.offset = -1;
+            small_compare(&c, "output one element into input 0");
+            c = base;
+            c.a.data = (void *)(uintptr_t)(256 * es);
+            c.out.data = (void *)(uintptr_t)(16 * es);
+            c.out.offset = -12 * es / (ot == t ? es : 1);
+            small_compare(&c, "output just before input 1");
+            c.out.offset++;
+            small_compare(&c, "output one element into input 1");
+            c = base;
+            c.b.strides[0] = -1;
+            c.b.offset = 3;
+            small_compare(&c, "contiguous but b reversed");
             /* the dense pass (small_dense) and the blocks after it: rank-5
              * small, no axis merged (two 3-D kernel calls); the strides of
              * its size-1 axes, never read; an input's stride and then the
