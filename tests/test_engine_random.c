@@ -1136,6 +1136,69 @@ static void test_row_sums_in_any_order(void **state)
                 }
 }
 
+/* Rank-5 outer products (the bench's rank5-small layout, a's row held over
+ * b's column, then the mirror) at the edges of fast.c's held planes: the
+ * dense case (output rows adjacent, the other input's column contiguous)
+ * and the layouts that must leave it (a column reversed or strided, output
+ * rows reversed or apart), n1 of 1, 5 and 6 rows (odd, even: the rows go
+ * in pairs), the output one element off 64-byte alignment, size-1 axes
+ * between (rank 6: the plan's walk, not run_direct5). */
+static void held_plane_edges(const small_call *base, bc_dtype t, bc_dtype ot, int64_t n0)
+{
+    static const int64_t rows[] = {1, 5, 6};
+    const int64_t os = (int64_t)bc_dtype_size(ot);
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (int v = 0; v < 7; v++)
+            for (int swap = 0; swap < 2; swap++) {
+                const int64_t n1 = rows[r];
+                bc_shape ha = {5, {2, 1, 3, 1, n0}}, hb = {5, {1, 5, 1, n1, 1}},
+                         ho = {5, {2, 5, 3, n1, n0}}, hp = {5, {2, 5, 3, n1, n0 + 1}};
+                if (v == 6) {
+                    ha = (bc_shape){6, {2, 1, 3, 1, 1, n0}};
+                    hb = (bc_shape){6, {1, 5, 1, n1, 1, 1}};
+                    ho = (bc_shape){6, {2, 5, 3, n1, 1, n0}};
+                }
+                small_call c = *base;
+                c.a = bc_tensor_contiguous(t, &ha, (void *)0);
+                c.b = bc_tensor_contiguous(t, &hb, (void *)(uintptr_t)1024);
+                c.out = bc_tensor_contiguous(ot, &ho, (void *)(uintptr_t)4096);
+                static const char *const what[] = {
+                    "held plane, dense", "held plane, output off 64-byte alignment",
+                    "held plane, column reversed", "held plane, column stride 2",
+                    "held plane, output rows reversed", "held plane, output rows apart",
+                    "held plane, size-1 axes between"};
+                switch (v) {
+                case 1:
+                    c.out.data = (void *)(uintptr_t)(4096 + os);
+                    break;
+                case 2:
+                    c.b.strides[3] = -1;
+                    c.b.offset = n1 - 1;
+                    break;
+                case 3:
+                    c.b.strides[3] = 2;
+                    c.b.strides[1] = 2 * n1;
+                    break;
+                case 4:
+                    c.out.strides[3] = -n0;
+                    c.out.offset = (n1 - 1) * n0;
+                    break;
+                case 5:
+                    c.out = bc_tensor_contiguous(ot, &hp, (void *)(uintptr_t)4096);
+                    c.out.dims[4] = n0;
+                    break;
+                default:
+                    break;
+                }
+                if (swap) {
+                    const bc_tensor x = c.a;
+                    c.a = c.b;
+                    c.b = x;
+                }
+                small_compare(&c, what[v]);
+            }
+}
+
 static void test_small_calls(void **state)
 {
     (void)state;
@@ -1352,6 +1415,7 @@ static void test_small_calls(void **state)
                 c.a = bc_tensor_contiguous(t, &hc, (void *)(uintptr_t)128);
                 c.b = bc_tensor_contiguous(t, &hr, (void *)0);
                 small_compare(&c, "b's row held");
+                held_plane_edges(&base, t, ot, n0);
             }
         }
     }
