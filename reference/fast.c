@@ -228,39 +228,14 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, STEP)                 \
                 FN(W, __VA_ARGS__);                                                    \
         }
-/* A held plane whose output rows follow each other (o1 one row) and whose
- * other input walks its column contiguously (its row stride e): both steps
- * are constants, so a pair of rows shares one step of each pointer and the
- * stores take constant offsets (rank-5 small, a contiguous outer product:
- * 7.5 -> 6 instructions a row).  OTHER: the other input's pointer. */
-#define HELD_PLANE_DENSE(T, OT, FN, W, HELD, OTHER, ...)                              \
-    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
-        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
-            char *o0 = p[0] + i3 * o3 + i2 * o2;                                       \
-            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
-            const char *other0 = OTHER;                                                \
-            T h[W];                                                                    \
-            memcpy(h, HELD, sizeof h);                                                 \
-            BC_UNROLL2 for (int64_t i = 0; i < n1; i++) {                              \
-                char *o = o0 + i * (W * (int64_t)sizeof(OT));                          \
-                OTHER = other0 + i * (int64_t)sizeof(T);                               \
-                FN(W, __VA_ARGS__);                                                    \
-            }                                                                          \
-        }
-/* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row.
- * OTHER, OS: the other input's pointer and row stride. */
+/* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row. */
 #define HELD_LEN (!BC_FAST_LEAN && (n0 * e == 16 || n0 * e == 32))
-#define HELD_ROWS(T, OT, FN, HELD, OTHER, OS, ...)                                     \
+#define HELD_ROWS(T, FN, HELD, STEP, ...)                                              \
     do {                                                                               \
-        const int dense = OS == e && o1 == n0 * (int64_t)sizeof(OT);                   \
-        if (n0 * e == 16 && dense) {                                                   \
-            HELD_PLANE_DENSE(T, OT, FN, 16 / (int)sizeof(T), HELD, OTHER, __VA_ARGS__) \
-        } else if (n0 * e == 16) {                                                     \
-            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, OTHER += OS, __VA_ARGS__)     \
-        } else if (dense) {                                                            \
-            HELD_PLANE_DENSE(T, OT, FN, 32 / (int)sizeof(T), HELD, OTHER, __VA_ARGS__) \
+        if (n0 * e == 16) {                                                            \
+            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
         } else {                                                                       \
-            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, OTHER += OS, __VA_ARGS__)     \
+            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
         }                                                                              \
     } while (0)
 
@@ -355,9 +330,9 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, OT, vs_##N##_##NAME, a, b, b1, (OT *)o, h, *(const T *)b);      \
+            HELD_ROWS(T, vs_##N##_##NAME, a, b += b1, (OT *)o, h, *(const T *)b);      \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, OT, sv_##N##_##NAME, b, a, a1, (OT *)o, *(const T *)a, h);      \
+            HELD_ROWS(T, sv_##N##_##NAME, b, a += a1, (OT *)o, *(const T *)a, h);      \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
@@ -1632,6 +1607,15 @@ static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc
     run_plan(&pl, pl.base, &x);
 }
 
+bc_fast_block_fn bc_fast_block_kernel(bc_dtype dtype, bc_op op)
+{
+#if BC_FAST_F16C
+    if (half_kernels(dtype))
+        return f16c_kernels[op];
+#endif
+    return binary_kernels[dtype][op];
+}
+
 void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
                        int64_t in_size, int64_t out_bytes)
 {
@@ -1653,11 +1637,7 @@ void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_
         return;
     }
     /* one block: the kernel straight, as a prepared direct call */
-    kernel_fn fn = binary_kernels[dtype][op];
-#if BC_FAST_F16C
-    if (half_kernels(dtype))
-        fn = f16c_kernels[op];
-#endif
+    const bc_fast_block_fn fn = bc_fast_block_kernel(dtype, op);
     const int two = ax->rank == 2, one = ax->rank >= 1;
     const int64_t s1[3] = {two ? ax->strides[0][1] * out_size : 0,
                            two ? ax->strides[1][1] * in_size : 0,
@@ -1718,13 +1698,4 @@ void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps)
         run_direct5(&fp->d5, base);
     else
         run_exec(&fp->pl, base, &fp->x, overlaps);
-}
-
-bc_fast_block_fn bc_fast_block_kernel(bc_dtype dtype, bc_op op)
-{
-#if BC_FAST_F16C
-    if (half_kernels(dtype))
-        return f16c_kernels[op];
-#endif
-    return binary_kernels[dtype][op];
 }
