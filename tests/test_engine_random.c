@@ -1137,12 +1137,14 @@ static void test_row_sums_in_any_order(void **state)
 }
 
 /* Rank-5 outer products (the bench's rank5-small layout, a's row held over
- * b's column, then the mirror) at the edges of fast.c's held planes: the
- * dense case (output rows adjacent, the other input's column contiguous)
- * and the layouts that must leave it (a column reversed or strided, output
- * rows reversed or apart), n1 of 1, 5 and 6 rows (odd, even: the rows go
- * in pairs), the output one element off 64-byte alignment, size-1 axes
- * between (rank 6: the plan's walk, not run_direct5). */
+ * b's column, then the mirror) at the edges of fast.c's held planes
+ * (HELD_PLANE): output rows adjacent and the other input's column
+ * contiguous, then each stepped otherwise (a column reversed or strided,
+ * output rows reversed or apart), n1 of 1, 5 and 6 rows (odd, even: the
+ * rows go in pairs), the output one element off 64-byte alignment, size-1
+ * axes between (rank 6: the plan's walk, not run_direct5).  Written for a
+ * dense held plane that was not merged (docs/ENGINE.md "Eleventh pass"):
+ * the layouts it had to leave are the held plane's stride cases. */
 static void held_plane_edges(const small_call *base, bc_dtype t, bc_dtype ot, int64_t n0)
 {
     static const int64_t rows[] = {1, 5, 6};
