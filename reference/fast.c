@@ -104,9 +104,9 @@
 /* A kernel walks n1 rows of n0 elements; p[j] is operand j's first
  * element, s1[j] and s0[j] its byte strides between rows and elements
  * (operand 0 is the output).  Contract: the memory operand 0 reaches is
- * reached by no input (the driver's buffers see to it). */
-typedef void (*kernel_fn)(int64_t n1, int64_t n0, char *const *p, const int64_t *s1,
-                          const int64_t *s0, const void *aux);
+ * reached by no input (the driver's buffers see to it).  engine.h names
+ * the type for small_binary, which calls one straight. */
+typedef bc_fast_block_fn kernel_fn;
 /* The same over n3 x n2 planes of n1 x n0 (s3, s2: the byte strides
  * between planes), for the binary ops: high-rank patterns whose two inner
  * axes are short (rank 8's 8 x 8) get 8 x 8 x 8 x 8 elements per call,
