@@ -1388,6 +1388,18 @@ int64_t bc_run_value_bytes(const bc_run_result *r, int64_t *moved_bytes)
     return r->value_bytes;
 }
 
+int64_t bc_run_case_count(const bc_run_result *r)
+{
+    int64_t n = 0;
+    for (int rule = 0; rule < BC_RULE_COUNT; rule++)
+        for (int p = 0; p < r->nproperties; p++) {
+            const bc_cell *c = &r->cells[rule][p];
+            if (c->selected)
+                n += c->passed + c->failed + c->unsupported + c->known_failed;
+        }
+    return n;
+}
+
 int bc_run_interrupted(const bc_run_result *r)
 {
     return r->end == BC_RUN_INTERRUPTED ? (r->signal ? r->signal : SIGINT) : 0;

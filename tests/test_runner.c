@@ -50,10 +50,12 @@ static void test_reference_passes(void **state)
     const bc_property_info *props = bc_properties(&nprops);
     assert_int_equal(bc_run_exit_code(r), 0);
     assert_int_equal(r->nfailures, 0);
-    int64_t passed = 0;
+    int64_t passed = 0, budgets = 0;
     for (int rule = 0; rule < BC_RULE_COUNT; rule++)
         for (int p = 0; p < r->nproperties; p++) {
             const bc_cell *cell = &r->cells[rule][p];
+            if (cell->selected)
+                budgets += props[p].values || props[p].partial ? 750 : 3000;
             /* partial-precision judges every explicit case but one whose
              * unknown axes_mapping a symbol on two axes may hide (R1,
              * docs/PROPERTIES.md): 2 in 20,000 in test_partial_profiles, none
@@ -69,6 +71,9 @@ static void test_reference_passes(void **state)
             passed += cell->passed;
         }
     assert_true(passed >= 3000 * 15);
+    /* bench --properties' rates are of this count: every cell's own budget
+     * (it once multiplied the shape budget by every cell, partial ones too) */
+    assert_int_equal(bc_run_case_count(r), budgets);
     /* coverage the issue asks for: stretches in most accepted cases, every class seen */
     assert_true(r->coverage[BC_COV_STRETCH] * 2 >= r->coverage[BC_COV_ACCEPT]);
     for (int c = 0; c < BC_COV_COUNT; c++)

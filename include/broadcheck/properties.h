@@ -223,6 +223,11 @@ int bc_run_xpass_count(const bc_run_result *r);
  * questions' input and output bytes (totals.value_moved_bytes). */
 int64_t bc_run_value_bytes(const bc_run_result *r, int64_t *moved_bytes);
 
+/* The cases the run examined, every cell's passed, failed, unsupported and
+ * known-failed together (the JSON report's totals summed): what a rate is
+ * of, since shape, value and partial cells have budgets of their own. */
+int64_t bc_run_case_count(const bc_run_result *r);
+
 /* The signal that interrupted the run (config.interrupt), or 0. */
 int bc_run_interrupted(const bc_run_result *r);
 
