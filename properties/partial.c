@@ -490,7 +490,8 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
     seen.status = a->status;
     seen.fault = a->fault;
     seen.asked_again = a->asked_again;
-    snprintf(seen.message, sizeof seen.message, "%s", a->message);
+    /* zeroed above, so terminated; not snprintf: this runs for every question */
+    memcpy(seen.message, a->message, strnlen(a->message, sizeof seen.message - 1));
     bc_check_answered(ctx, &seen);
 }
 
@@ -560,15 +561,33 @@ static uint64_t case_seed(const bc_pvector *c)
 
 /* What concretization x says about answer a: 0 fine, 1 a failure in detail.
  * symbols: check the answer's symbols, else its intervals and acceptance. */
+/* judge_sample's texts: the concretization, its result and the SUT's
+ * answer, made only once a failure is found (formatting them for every
+ * sample was a third of the partial properties' time). */
+typedef struct sample_text {
+    char cs[1024], got[2048], res[1024];
+} sample_text;
+
+static void say_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer *a,
+                       sample_text *t)
+{
+    say_conc(x, t->cs, sizeof t->cs);
+    bc_shape_format(&x->result, t->res, sizeof t->res);
+    if (a->status == BC_SUT_OK)
+        describe_answer(a, &c->syms, t->got, sizeof t->got);
+    else
+        t->got[0] = '\0';
+}
+
 static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer *a, int symbols,
                         char *detail, size_t cap)
 {
-    char cs[1024], got[2048], res[1024];
+    sample_text t;
+    const char *cs = t.cs, *got = t.got, *res = t.res;
     if (a->status != BC_SUT_OK) {
         if (symbols)
             return 0;
-        say_conc(x, cs, sizeof cs);
-        bc_shape_format(&x->result, res, sizeof res);
+        say_sample(c, x, a, &t);
         snprintf(detail, cap, "SUT rejects, but the concretization %s is accepted (result %s)", cs,
                  res);
         return 1;
@@ -576,12 +595,10 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
     const bc_pshape *q = &a->shape;
     if (q->rank == BC_RANK_DYNAMIC)
         return 0;
-    say_conc(x, cs, sizeof cs);
-    bc_shape_format(&x->result, res, sizeof res);
-    describe_answer(a, &c->syms, got, sizeof got);
     if (q->rank != x->result.rank) {
         if (symbols)
             return 0;
+        say_sample(c, x, a, &t);
         snprintf(detail, cap, "SUT gives %s, but the concretization %s gives %s, of rank %d", got,
                  cs, res, x->result.rank);
         return 1;
@@ -592,6 +609,7 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
         if (!symbols && (v < d->lo || v > d->hi)) {
             char dt[96];
             bc_pdim_format(d, &c->syms, dt, sizeof dt);
+            say_sample(c, x, a, &t);
             snprintf(detail, cap,
                      "SUT gives %s, but the concretization %s gives %s: %lld at "
                      "axis %d is outside %s",
@@ -606,6 +624,7 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
                 for (int m = 0; m < c->shapes[i].rank; m++)
                     used |= c->shapes[i].dims[m].sym == d->sym;
             if (used && x->sym_val[d->sym] != v) {
+                say_sample(c, x, a, &t);
                 snprintf(detail, cap,
                          "SUT gives %s, but the concretization %s (%s = %lld) gives "
                          "%s: axis %d is %lld, not %s",
@@ -619,6 +638,7 @@ static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer
         /* a symbol of the SUT's own: equal wherever it is in the answer */
         for (int m = 0; m < k; m++)
             if (q->dims[m].sym == d->sym && x->result.dims[m] != v) {
+                say_sample(c, x, a, &t);
                 snprintf(detail, cap,
                          "SUT gives %s, one symbol at axes %d and %d, but the "
                          "concretization %s gives %s",
@@ -1321,8 +1341,7 @@ static bc_check tally_verdict(const bc_pvector *c, const mapping_tally *t, const
                               char *detail, size_t cap)
 {
     const bc_pshape *q = t->q;
-    char got[2048];
-    describe_answer(a, &c->syms, got, sizeof got);
+    char got[2048]; /* the answer, described only for a failure's detail */
     if (tally_done(t))
         return BC_CHECK_PASS;
     if (t->cut || t->crossing) {
@@ -1334,6 +1353,7 @@ static bc_check tally_verdict(const bc_pvector *c, const mapping_tally *t, const
     if (!t->found) {
         bc_pshape none;
         bc_error err = {0};
+        describe_answer(a, &c->syms, got, sizeof got);
         if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &none, &err) != BC_OK)
             snprintf(detail, cap,
                      "SUT accepts (%s), but no concretization of any axes_mapping is accepted: %s",
@@ -1348,6 +1368,7 @@ static bc_check tally_verdict(const bc_pvector *c, const mapping_tally *t, const
         for (int side = 0; side < 2; side++)
             if (t->need[k][side]) {
                 const int64_t b = side ? q->dims[k].hi : q->dims[k].lo;
+                describe_answer(a, &c->syms, got, sizeof got);
                 snprintf(detail, cap,
                          "SUT gives %s, but no accepted concretization of any axes_mapping "
                          "has %s%lld at axis %d (its %s bound)",
@@ -1473,8 +1494,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
         snprintf(detail, cap, "out of memory");
         return BC_CHECK_UNSUPPORTED;
     }
-    char got[2048];
-    describe_answer(&a, &c->syms, got, sizeof got);
+    char got[2048]; /* the answer, described only for a failure's detail */
     bc_check result = BC_CHECK_PASS;
     const int found = witness(c, x, -1, 0);
     if (!found && bc_params_profile(&c->params) == BC_PROFILE_NGRAPH_SELECT && c->nshapes == 3) {
@@ -1490,6 +1510,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
         /* why none is: what a known divergence's reach can tell bugs apart by */
         bc_pshape none;
         bc_error err = {0};
+        describe_answer(&a, &c->syms, got, sizeof got);
         if (bc_pinfer(&c->params, c->nshapes, c->shapes, &c->syms, &none, &err) != BC_OK)
             snprintf(detail, cap, "SUT accepts (%s), but no concretization is accepted: %s", got,
                      err.message);
@@ -1512,6 +1533,7 @@ static bc_check precision(bc_check_ctx *ctx, const bc_pvector *c, char *detail, 
             if (result_is_target(&c->params) && ref_ok && ref.rank == q->rank &&
                 (side ? ref.dims[k].hi : ref.dims[k].lo) == b)
                 continue;
+            describe_answer(&a, &c->syms, got, sizeof got);
             snprintf(detail, cap,
                      "SUT gives %s, but no accepted concretization has %s%lld at "
                      "axis %d (its %s bound)",
@@ -1547,11 +1569,12 @@ static bc_check static_agrees(bc_check_ctx *ctx, const bc_pvector *c, char *deta
         return verdict;
     }
     bc_shape want;
-    bc_error err;
-    bc_error_kind kind = bc_infer(&c->params, c->nshapes, s, &want, &err);
+    bc_error err; /* its text is made only for a failure's detail */
+    bc_error_kind kind = bc_infer(&c->params, c->nshapes, s, &want, NULL);
+    if (kind != BC_OK)
+        bc_infer(&c->params, c->nshapes, s, &want, &err);
     free(s);
     char got[2048], ref[2048];
-    describe_answer(&a, &c->syms, got, sizeof got);
     if (kind == BC_OK) {
         bc_pshape w = bc_pshape_from_shape(&want);
         bc_pshape q = a.shape;
@@ -1559,6 +1582,7 @@ static bc_check static_agrees(bc_check_ctx *ctx, const bc_pvector *c, char *deta
             q.dims[k].sym = 0; /* a symbol on a static result says nothing more */
         if (a.status == BC_SUT_OK && bc_pshape_equal(&q, &w))
             return BC_CHECK_PASS;
+        describe_answer(&a, &c->syms, got, sizeof got);
         bc_shape_format(&want, ref, sizeof ref);
         snprintf(detail, cap,
                  "on static shapes the SUT's partial inference gives %s, the static "
@@ -1568,6 +1592,7 @@ static bc_check static_agrees(bc_check_ctx *ctx, const bc_pvector *c, char *deta
     }
     if (a.status == BC_SUT_REJECTED && (a.kind == BC_OK || a.kind == kind))
         return BC_CHECK_PASS;
+    describe_answer(&a, &c->syms, got, sizeof got);
     snprintf(detail, cap,
              "on static shapes the SUT's partial inference gives %s, the static "
              "reference rejects: %s",
