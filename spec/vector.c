@@ -476,13 +476,14 @@ done:
     return result;
 }
 
-int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
-{
-    size_t len = 0;
+/* Appends to buf[cap] at len, counting what did not fit (like snprintf). */
 #define PUT(...)                                                                    \
     len += (size_t)snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, \
                             __VA_ARGS__)
-    const bc_params *p = &v->params;
+
+int bc_params_format(const bc_params *p, char *buf, size_t cap)
+{
+    size_t len = 0;
     PUT("%s", bc_rule_name(p->rule));
     if (p->options & BC_OPT_PROFILE)
         PUT(" profile=%s", bc_profile_name(p->profile));
@@ -508,6 +509,12 @@ int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
             else
                 PUT("%s%lld", i ? "," : "", (long long)p->axes[i]);
     }
+    return (int)len;
+}
+
+int bc_vector_format(const bc_vector *v, char *buf, size_t cap)
+{
+    size_t len = (size_t)bc_params_format(&v->params, buf, cap);
     const bc_value_case *val = &v->value;
     if (val->present) {
         PUT(" op=%s dtype=%s", bc_value_case_op_name(val), bc_dtype_name(val->dtype));

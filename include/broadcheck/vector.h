@@ -75,6 +75,10 @@ int bc_vector_parse(const char *line, bc_vector *v, char *why, size_t cap);
  * length it needed, like snprintf. */
 int bc_vector_format(const bc_vector *v, char *buf, size_t cap);
 
+/* The rule and its options as a line starts ("pdpd axis=1"); returns the
+ * length it needed, like snprintf. */
+int bc_params_format(const bc_params *p, char *buf, size_t cap);
+
 /* Sets one KEY=VALUE option (axis, profile, axes, axes-mapping) on params,
  * as the CLI's --axis etc. do too.  Returns 0, or -1 with why. */
 int bc_params_set_option(bc_params *p, const char *key, const char *value, char *why,
