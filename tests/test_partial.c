@@ -119,6 +119,11 @@ static void test_vector_lines(void **state)
                      1);
     bc_pvector_format(v, buf, sizeof buf);
     assert_string_equal(buf, "pdpd profile=paddle axis=0 [M,0..4] [N] -> [M:1..4,N]");
+    /* the length it needs, and what fits, as snprintf (a case's seed hashes this text) */
+    assert_int_equal(bc_pvector_format(v, NULL, 0), (int)strlen(buf));
+    char cut[12];
+    assert_int_equal(bc_pvector_format(v, cut, sizeof cut), (int)strlen(buf));
+    assert_string_equal(cut, "pdpd profil");
     assert_true(bc_vector_line_is_partial("numpy [2] -> [?]"));
     assert_false(bc_vector_line_is_partial("numpy [2] [3] -> error # [?] in a comment"));
     free(v);

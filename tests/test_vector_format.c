@@ -38,6 +38,15 @@ static void parses_to(const char *line, const char *canonical)
     char buf[2048];
     bc_vector_format(vec, buf, sizeof buf);
     assert_string_equal(buf, canonical);
+    /* the line's head is its rule and options, as bc_params_format gives them */
+    char head[1024];
+    int n = bc_params_format(&vec->params, head, sizeof head);
+    assert_int_equal(n, (int)strlen(head));
+    const char *rest = buf + n;
+    if (strncmp(buf, head, (size_t)n) != 0 ||
+        (strncmp(rest, " [", 2) != 0 && strncmp(rest, " op=", 4) != 0 &&
+         strncmp(rest, " ->", 3) != 0))
+        fail_msg("'%s' does not start with its params' whole text '%s'", buf, head);
 }
 
 static void rejected(const char *line, const char *why_part)
