@@ -57,8 +57,10 @@ void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label
 void *bc_guard_alloc_filled(bc_guard_pool *pool, size_t bytes, size_t margin, int label);
 
 /* 1 if every poison byte around buf (from its pages' start to it, and its
- * margin) is still poison: the SUT wrote none of them. */
-int bc_guard_intact(const bc_guard_pool *pool, const void *buf);
+ * margin) is still poison: the SUT wrote none of them.  0 also marks its
+ * pages to be poisoned whole when next used (a reused slot is otherwise
+ * re-poisoned only from its previous buffer up). */
+int bc_guard_intact(bc_guard_pool *pool, const void *buf);
 
 /* Where addr lies: 1 if in a gap or margin of a buffer allocated since the
  * last reset, with its label, *after = 1 past its end (0 before its start)
