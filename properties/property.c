@@ -896,10 +896,11 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
         return;
     }
     ctx->sut->ops->eval(ctx->sut, &vr->req, a);
-    if (bc_value_guard_broken(vr, ctx->arena)) {
+    const int broken = bc_value_guard_broken(vr, ctx->arena);
+    if (broken) {
         a->status = BC_SUT_INTERNAL_ERROR;
-        snprintf(a->message, sizeof a->message,
-                 "wrote past the end of its output buffer (%lld elements)",
+        snprintf(a->message, sizeof a->message, "wrote %s its output buffer (%lld elements)",
+                 broken == BC_VALUE_WROTE_PAST_END ? "past the end of" : "before the start of",
                  (long long)vr->req.out_capacity);
     }
     bc_check_answered(ctx, a);

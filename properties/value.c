@@ -1164,7 +1164,15 @@ int bc_value_request_expected(const bc_value_request *vr, bc_value_request *copy
 
 int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a)
 {
-    return !bc_guard_intact(a->guards, vr->req.out);
+    if (bc_guard_intact(a->guards, vr->req.out))
+        return 0;
+    const unsigned char *margin =
+        (const unsigned char *)vr->req.out +
+        (size_t)vr->req.out_capacity * bc_dtype_size(vr->req.out_dtype);
+    for (size_t i = 0; i < BC_GUARD_OUTPUT_MARGIN; i++)
+        if (margin[i] != BC_GUARD_POISON)
+            return BC_VALUE_WROTE_PAST_END;
+    return BC_VALUE_WROTE_BEFORE;
 }
 
 int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,

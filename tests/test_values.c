@@ -469,7 +469,10 @@ static void test_output_overrun_still_caught(void **state)
         memset(vr.req.out, 0, (size_t)s->dims[0] * 4); /* every element written */
         assert_false(bc_value_guard_broken(&vr, a));
         ((unsigned char *)vr.req.out)[s->dims[0] * 4] = 0; /* one byte past */
-        assert_true(bc_value_guard_broken(&vr, a));
+        assert_int_equal(bc_value_guard_broken(&vr, a), BC_VALUE_WROTE_PAST_END);
+        ((unsigned char *)vr.req.out)[s->dims[0] * 4] = BC_GUARD_POISON;
+        ((unsigned char *)vr.req.out)[-1] = 0; /* one byte before: named so */
+        assert_int_equal(bc_value_guard_broken(&vr, a), BC_VALUE_WROTE_BEFORE);
     }
     bc_arena_free(a);
 }
