@@ -95,16 +95,18 @@ void bc_plan_finish(bc_plan *pl, int reorder);
  * to tile, such a call takes the direct route of bc_fast_run, so running
  * it here gives the same bytes.  Its axes: size-1 axes dropped and
  * neighbours merged (bc_plan_finish's merge, without its flip and sort),
- * innermost first, strides in elements; operand 0 the output. */
+ * innermost first; strides[k][j] operand j's stride on axis k in bytes,
+ * operand 0 the output (the layout the 3-D kernel's calls take, so three
+ * to five axes run with no copy).  bc_fast_run_small fills the axes from
+ * rank to 4 with extent 1 and strides 0. */
 enum { BC_SMALL_NUMEL = 1024 };
 typedef struct bc_small_axes {
     int rank;
     int64_t dims[BC_MAX_RANK];
-    int64_t strides[3][BC_MAX_RANK];
+    int64_t strides[BC_MAX_RANK][3];
     char *base[3];
 } bc_small_axes;
-void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
-                       int64_t in_size, int64_t out_bytes);
+void bc_fast_run_small(bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_bytes);
 /* The kernel bc_fast_run_small calls for one or two axes: n1 rows of n0
  * elements, p[j] operand j's first element (0 the output), s1[j] and
  * s0[j] its byte strides between rows and elements, aux NULL.  For

@@ -315,40 +315,61 @@ static int small_data(const bc_tensor *t, int64_t size)
  * elements [0, its numel) from its first one, every stride is below
  * BC_SMALL_NUMEL, and neighbouring axes merge exactly when the same inputs
  * walk both.  So a pass over the dims alone does small_strided's work.
- * Returns the output's element count with the axes and each operand's
- * highest element offset in hi[] (lowest 0), 0 if numpy (or none) refuses
- * the shapes or the output has more than BC_SMALL_NUMEL elements, -1 if a
+ * Returns the output's element count with the axes (byte strides: osz
+ * the output's element size, isz the inputs') and the end of each
+ * operand's bytes from its first element in hi[] (lowest 0), 0 if numpy (or none) refuses the
+ * shapes or the output has more than BC_SMALL_NUMEL elements, -1 if a
  * view is not dense (small_strided then decides). */
 static int64_t small_dense(const bc_tensor *a, const bc_tensor *b, const bc_tensor *out,
-                           int none, bc_small_axes *ax, int64_t *hi)
+                           int none, int64_t osz, int64_t isz, bc_small_axes *ax, int64_t *hi)
 {
-    const int R = out->rank, ra = a->rank, rb = b->rank;
+    const int R = out->rank;
+    /* one input has the output's rank (small_binary); the other's dims and
+     * strides padded with leading axes of extent 1, so that the loop below
+     * reads every operand at r with no test of its rank */
+    const int64_t *ad = a->dims, *as = a->strides, *bd = b->dims, *bs = b->strides;
+    int64_t pd[BC_MAX_RANK], ps[BC_MAX_RANK];
+    if (a->rank != b->rank) {
+        const bc_tensor *s = a->rank < R ? a : b;
+        const int ds = R - s->rank;
+        for (int r = 0; r < ds; r++) {
+            pd[r] = 1;
+            ps[r] = 0;
+        }
+        memcpy(pd + ds, s->dims, sizeof *pd * (size_t)s->rank);
+        memcpy(ps + ds, s->strides, sizeof *ps * (size_t)s->rank);
+        if (s == a)
+            ad = pd, as = ps;
+        else
+            bd = pd, bs = ps;
+    }
     int64_t no = 1, na = 1, nb = 1;
     int m = 0, last = 0;
+    /* bit p: pattern p accepted (which inputs walk an axis: 1 a, 2 b, 3
+     * both); numpy takes any but none (0), none only both */
+    const unsigned takes = none ? 1u << 3 : 7u << 1;
     for (int r = R - 1; r >= 0; r--) {
-        const int ka = r - (R - ra), kb = r - (R - rb);
-        const int64_t dim = out->dims[r], da = ka >= 0 ? a->dims[ka] : 1,
-                      db = kb >= 0 ? b->dims[kb] : 1;
-        /* numpy's dim (RULES.md §3): each 1 or equal to it (one equal
-         * unless it is 1: the pattern test below) */
-        if (dim < 1 || dim > BC_SMALL_NUMEL || (da != dim && da != 1) || (db != dim && db != 1))
-            return 0;
-        if (dim == 1)
+        const int64_t dim = out->dims[r], da = ad[r], db = bd[r];
+        /* numpy's dim (RULES.md §3): each 1 or equal to it, one equal
+         * unless it is 1 */
+        if (dim == 1) {
+            if (da != 1 || db != 1)
+                return 0;
             continue;
-        /* which inputs walk this axis: 1 a, 2 b; none needs both */
-        const int pat = (da != 1) | (db != 1) << 1;
-        if (pat == 0 || (none && pat != 3))
+        }
+        const int wa = da == dim, wb = db == dim, pat = wa | wb << 1;
+        if ((uint64_t)dim - 2 > BC_SMALL_NUMEL - 2 || (!wa && da != 1) || (!wb && db != 1) ||
+            !(takes >> pat & 1))
             return 0;
-        if (out->strides[r] != no || (pat & 1 && a->strides[ka] != na) ||
-            (pat & 2 && b->strides[kb] != nb))
+        if (out->strides[r] != no || (wa && as[r] != na) || (wb && bs[r] != nb))
             return -1;
         if (pat == last) {
             ax->dims[m - 1] *= dim;
         } else {
             ax->dims[m] = dim;
-            ax->strides[0][m] = no;
-            ax->strides[1][m] = pat & 1 ? na : 0;
-            ax->strides[2][m] = pat & 2 ? nb : 0;
+            ax->strides[m][0] = no * osz;
+            ax->strides[m][1] = wa ? na * isz : 0;
+            ax->strides[m][2] = wb ? nb * isz : 0;
             last = pat;
             m++;
         }
@@ -359,21 +380,21 @@ static int64_t small_dense(const bc_tensor *a, const bc_tensor *b, const bc_tens
             return 0;
     }
     ax->rank = m;
-    hi[0] = no - 1;
-    hi[1] = na - 1;
-    hi[2] = nb - 1;
+    hi[0] = no * osz;
+    hi[1] = na * isz;
+    hi[2] = nb * isz;
     return no;
 }
 
 /* The strided pass, for any strides: the axes of extent > 1, innermost
  * first, neighbours merged as bc_plan_finish merges them (no flip or sort:
- * a small call's blocks are short anyway), strides in elements, and each
- * operand's lowest and highest element offset from its first element in
- * lo[] and hi[].  Returns the output's element count, or 0 if the call is
+ * a small call's blocks are short anyway), strides in bytes, and each
+ * operand's bytes from its first element, [lo[j], hi[j]).  Returns the output's element count, or 0 if the call is
  * not one small_binary may take.  Out of line: inlined, its registers
  * crowd the dense pass's. */
 static __attribute__((noinline)) int64_t small_strided(const bc_tensor *a, const bc_tensor *b,
                                                        const bc_tensor *out, int none,
+                                                       int64_t osz, int64_t isz,
                                                        bc_small_axes *ax, int64_t *lo,
                                                        int64_t *hi)
 {
@@ -407,44 +428,43 @@ static __attribute__((noinline)) int64_t small_strided(const bc_tensor *a, const
         ahi += pa > 0 ? pa : 0;
         blo += pb < 0 ? pb : 0;
         bhi += pb > 0 ? pb : 0;
-        if (m > 0 && ax->strides[0][m - 1] * ax->dims[m - 1] == so &&
-            ax->strides[1][m - 1] * ax->dims[m - 1] == sa &&
-            ax->strides[2][m - 1] * ax->dims[m - 1] == sb) {
+        const int64_t bo = so * osz, ba = sa * isz, bb = sb * isz; /* bytes */
+        if (m > 0 && ax->strides[m - 1][0] * ax->dims[m - 1] == bo &&
+            ax->strides[m - 1][1] * ax->dims[m - 1] == ba &&
+            ax->strides[m - 1][2] * ax->dims[m - 1] == bb) {
             ax->dims[m - 1] *= dim;
             continue;
         }
         ax->dims[m] = dim;
-        ax->strides[0][m] = so;
-        ax->strides[1][m] = sa;
-        ax->strides[2][m] = sb;
+        ax->strides[m][0] = bo;
+        ax->strides[m][1] = ba;
+        ax->strides[m][2] = bb;
         m++;
     }
     if (!in_order && self_overlaps(out))
         return 0;
     ax->rank = m;
-    lo[0] = olo;
-    hi[0] = ohi;
-    lo[1] = alo;
-    hi[1] = ahi;
-    lo[2] = blo;
-    hi[2] = bhi;
+    lo[0] = olo * osz;
+    hi[0] = ohi * osz + osz;
+    lo[1] = alo * isz;
+    hi[1] = ahi * isz + isz;
+    lo[2] = blo * isz;
+    hi[2] = bhi * isz + isz;
     return numel;
 }
 
-/* The byte ranges of a small call's three operands, each from its
- * first element's lowest to its highest offset (as byte_range() gives
- * them): 1 if the output's meets either input's (in place or refused,
+/* The byte ranges of a small call's three operands, [lo[j], hi[j]) from
+ * each one's first element (as byte_range() gives them): 1 if the output's meets either input's (in place or refused,
  * the general path's checks then). */
 static inline __attribute__((always_inline)) int small_overlaps(const bc_small_axes *ax,
-                                                                 int64_t osz, int64_t isz,
                                                                  const int64_t *lo,
                                                                  const int64_t *hi)
 {
-    const uintptr_t o = (uintptr_t)ax->base[0], olo = o + (uintptr_t)(lo[0] * osz),
-                    ohi = o + (uintptr_t)(hi[0] * osz + osz);
+    const uintptr_t o = (uintptr_t)ax->base[0], olo = o + (uintptr_t)lo[0],
+                    ohi = o + (uintptr_t)hi[0];
     const uintptr_t x = (uintptr_t)ax->base[1], y = (uintptr_t)ax->base[2];
-    return (x + (uintptr_t)(lo[1] * isz) < ohi && olo < x + (uintptr_t)(hi[1] * isz + isz)) ||
-           (y + (uintptr_t)(lo[2] * isz) < ohi && olo < y + (uintptr_t)(hi[2] * isz + isz));
+    return (x + (uintptr_t)lo[1] < ohi && olo < x + (uintptr_t)hi[1]) ||
+           (y + (uintptr_t)lo[2] < ohi && olo < y + (uintptr_t)hi[2]);
 }
 
 /* small_binary's passes after the first: the dense one, then the strided
@@ -457,17 +477,17 @@ static __attribute__((noinline)) int small_rest(bc_op op, const bc_tensor *a,
 {
     bc_small_axes ax;
     int64_t lo[3] = {0, 0, 0}, hi[3];
-    int64_t numel = small_dense(a, b, out, none, &ax, hi);
+    int64_t numel = small_dense(a, b, out, none, osz, isz, &ax, hi);
     if (numel < 0)
-        numel = small_strided(a, b, out, none, &ax, lo, hi);
+        numel = small_strided(a, b, out, none, osz, isz, &ax, lo, hi);
     if (numel == 0)
         return 0;
     ax.base[0] = (char *)out->data + out->offset * osz;
     ax.base[1] = (char *)a->data + a->offset * isz;
     ax.base[2] = (char *)b->data + b->offset * isz;
-    if (small_overlaps(&ax, osz, isz, lo, hi))
+    if (small_overlaps(&ax, lo, hi))
         return 0;
-    bc_fast_run_small(&ax, dt, op, osz, isz, numel * osz);
+    bc_fast_run_small(&ax, dt, op, numel * osz);
     return 1;
 }
 

@@ -753,7 +753,8 @@ typedef struct dtype_kernels {
 
 /* The 3-D kernel of a binary op alone (the small calls'), as kernels_for
  * picks it. */
-static kernel3_fn kernel3_for(bc_dtype dtype, bc_op op, int64_t out_bytes)
+static inline __attribute__((always_inline)) kernel3_fn kernel3_for(bc_dtype dtype, bc_op op,
+                                                                  int64_t out_bytes)
 {
 #if BC_FAST_F16C
     if (half_kernels(dtype))
@@ -1479,14 +1480,41 @@ static void direct5_axis(direct5 *d, int k, int64_t n, int64_t so, int64_t sa, i
     d->s[k][2] = sb;
 }
 
-static void run_direct5(const direct5 *d, char *const *base)
+/* Orders axes 2 to 4 (those outside the kernel's plane) by extent, the
+ * longest innermost: the fifth's steps are kernel calls and the fourth's
+ * the kernel's outer loop, each dearer than a plane of the third (rank-5
+ * small: 2 x 3 x 5 planes rather than 2 x 5 x 3, 64 instructions fewer).
+ * An elementwise call whose output meets no input and not itself (the
+ * direct route's calls) gives the same bytes in any order. */
+static inline __attribute__((always_inline)) void direct5_order(int64_t *n, int64_t (*s)[3])
+{
+    static const int pairs[3][2] = {{2, 3}, {3, 4}, {2, 3}};
+    for (int i = 0; i < 3; i++) {
+        const int k = pairs[i][0], l = pairs[i][1];
+        if (n[k] < n[l]) {
+            const int64_t t = n[k], t0 = s[k][0], t1 = s[k][1], t2 = s[k][2];
+            n[k] = n[l];
+            s[k][0] = s[l][0];
+            s[k][1] = s[l][1];
+            s[k][2] = s[l][2];
+            n[l] = t;
+            s[l][0] = t0;
+            s[l][1] = t1;
+            s[l][2] = t2;
+        }
+    }
+}
+
+/* n[k] and s[k] as direct5's (bc_small_axes' dims and strides too). */
+static void run_direct5(kernel3_fn fn3, const int64_t *n, const int64_t (*s)[3],
+                        char *const *base)
 {
     char *p[3] = {base[0], base[1], base[2]};
-    for (int64_t i = 0; i < d->n[4]; i++) {
-        d->fn3(d->n[3], d->n[2], d->n[1], d->n[0], p, d->s[3], d->s[2], d->s[1], d->s[0]);
-        p[0] += d->s[4][0];
-        p[1] += d->s[4][1];
-        p[2] += d->s[4][2];
+    for (int64_t i = 0; i < n[4]; i++) {
+        fn3(n[3], n[2], n[1], n[0], p, s[3], s[2], s[1], s[0]);
+        p[0] += s[4][0];
+        p[1] += s[4][1];
+        p[2] += s[4][2];
     }
 }
 
@@ -1588,17 +1616,18 @@ void bc_fast_run(const bc_job *job)
 /* More than five axes: a plan, walked as bc_fast_run walks it (out of
  * line: the plan's 5 KiB of stack are not set up for the others). */
 static __attribute__((noinline)) void run_small_plan(const bc_small_axes *ax, bc_dtype dtype,
-                                                     bc_op op, const int64_t *size,
-                                                     int64_t out_bytes)
+                                                     bc_op op, int64_t out_bytes)
 {
     bc_plan pl;
     const int R = ax->rank;
+    const int64_t isz = (int64_t)bc_dtype_size(dtype);
+    const int64_t size[3] = {bc_op_result_dtype(op, dtype) == dtype ? isz : 1, isz, isz};
     pl.rank = R;
     pl.nops = 3;
     for (int r = 0; r < R; r++) {
         pl.dims[r] = ax->dims[R - 1 - r];
         for (int j = 0; j < 3; j++)
-            pl.strides[j][r] = ax->strides[j][R - 1 - r] * size[j];
+            pl.strides[j][r] = ax->strides[R - 1 - r][j];
     }
     for (int j = 0; j < 3; j++)
         pl.base[j] = ax->base[j];
@@ -1616,36 +1645,23 @@ bc_fast_block_fn bc_fast_block_kernel(bc_dtype dtype, bc_op op)
     return binary_kernels[dtype][op];
 }
 
-void bc_fast_run_small(const bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_size,
-                       int64_t in_size, int64_t out_bytes)
+void bc_fast_run_small(bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_bytes)
 {
-    const int64_t size[3] = {out_size, in_size, in_size};
     if (ax->rank > 5) {
-        run_small_plan(ax, dtype, op, size, out_bytes);
+        run_small_plan(ax, dtype, op, out_bytes);
         return;
+    }
+    for (int k = ax->rank; k < 5; k++) {
+        ax->dims[k] = 1;
+        ax->strides[k][0] = ax->strides[k][1] = ax->strides[k][2] = 0;
     }
     if (ax->rank > 2) {
-        direct5 d;
-        d.fn3 = kernel3_for(dtype, op, out_bytes);
-        for (int k = 0; k < 5; k++)
-            if (k < ax->rank)
-                direct5_axis(&d, k, ax->dims[k], ax->strides[0][k] * out_size,
-                             ax->strides[1][k] * in_size, ax->strides[2][k] * in_size);
-            else
-                direct5_axis(&d, k, 1, 0, 0, 0);
-        run_direct5(&d, ax->base);
-        return;
+        direct5_order(ax->dims, ax->strides);
+        run_direct5(kernel3_for(dtype, op, out_bytes), ax->dims, ax->strides, ax->base);
+    } else { /* one block: the kernel straight, as a prepared direct call */
+        bc_fast_block_kernel(dtype, op)(ax->dims[1], ax->dims[0], ax->base, ax->strides[1],
+                                        ax->strides[0], NULL);
     }
-    /* one block: the kernel straight, as a prepared direct call */
-    const bc_fast_block_fn fn = bc_fast_block_kernel(dtype, op);
-    const int two = ax->rank == 2, one = ax->rank >= 1;
-    const int64_t s1[3] = {two ? ax->strides[0][1] * out_size : 0,
-                           two ? ax->strides[1][1] * in_size : 0,
-                           two ? ax->strides[2][1] * in_size : 0};
-    const int64_t s0[3] = {one ? ax->strides[0][0] * out_size : 0,
-                           one ? ax->strides[1][0] * in_size : 0,
-                           one ? ax->strides[2][0] * in_size : 0};
-    fn(two ? ax->dims[1] : 1, one ? ax->dims[0] : 1, ax->base, s1, s0, NULL);
 }
 
 bc_fast_prep *bc_fast_prepare(const bc_job *job)
@@ -1667,6 +1683,7 @@ bc_fast_prep *bc_fast_prepare(const bc_job *job)
                              pl->strides[1][R - 1 - k], pl->strides[2][R - 1 - k]);
             else
                 direct5_axis(&fp->d5, k, 1, 0, 0, 0);
+        direct5_order(fp->d5.n, fp->d5.s);
     }
     if (fp->direct) {
         fp->n0 = R >= 1 ? pl->dims[R - 1] : 1;
@@ -1695,7 +1712,7 @@ void bc_fast_exec(const bc_fast_prep *fp, char *const *data, int overlaps)
     if (fp->direct && !overlaps)
         fp->x.fn(fp->n1, fp->n0, base, fp->s1, fp->s0, fp->x.aux);
     else if (fp->deep && !overlaps)
-        run_direct5(&fp->d5, base);
+        run_direct5(fp->d5.fn3, fp->d5.n, fp->d5.s, base);
     else
         run_exec(&fp->pl, base, &fp->x, overlaps);
 }

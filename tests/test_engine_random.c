@@ -1389,6 +1389,23 @@ static void test_small_calls(void **state)
             c.b.strides[3] = 1;
             c.out.strides[0] = 730;
             small_compare(&c, "rank-5 small, the output not dense");
+            /* the axes outside the kernel's plane, reordered by extent
+             * (fast.c's direct5_order): five and four axes left, the outer
+             * extents in every order and equal, each input walking the
+             * outermost in turn */
+            static const int64_t ext[][3] = {{2, 3, 5}, {2, 5, 3}, {3, 2, 5}, {3, 5, 2},
+                                             {5, 2, 3}, {5, 3, 2}, {3, 3, 3}, {1, 5, 2}};
+            for (size_t x = 0; x < sizeof ext / sizeof ext[0]; x++)
+                for (int swap = 0; swap < 2; swap++) {
+                    const int64_t e0 = ext[x][0], e1 = ext[x][1], e2 = ext[x][2];
+                    bc_shape oa = {5, {e0, 1, e2, 1, 4}}, ob = {5, {1, e1, 1, 6, 1}},
+                             oo = {5, {e0, e1, e2, 6, 4}};
+                    c = base;
+                    c.a = bc_tensor_contiguous(t, swap ? &ob : &oa, (void *)0);
+                    c.b = bc_tensor_contiguous(t, swap ? &oa : &ob, (void *)(uintptr_t)(128 * es));
+                    c.out = bc_tensor_contiguous(ot, &oo, (void *)(uintptr_t)4096);
+                    small_compare(&c, "outer axes reordered");
+                }
             bc_shape m4 = {4, {2, 3, 4, 5}}, m2 = {2, {4, 5}}, m3 = {3, {3, 1, 5}};
             c = base;
             c.a = bc_tensor_contiguous(t, &m4, (void *)0);
