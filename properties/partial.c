@@ -559,11 +559,10 @@ static uint64_t case_seed(const bc_pvector *c)
 
 /* ---- partial-soundness and partial-symbols --------------------------------- */
 
-/* What concretization x says about answer a: 0 fine, 1 a failure in detail.
- * symbols: check the answer's symbols, else its intervals and acceptance. */
 /* judge_sample's texts: the concretization, its result and the SUT's
  * answer, made only once a failure is found (formatting them for every
- * sample was a third of the partial properties' time). */
+ * sample, with the other eager texts of these checks, was a quarter of the
+ * partial properties' instructions). */
 typedef struct sample_text {
     char cs[1024], got[2048], res[1024];
 } sample_text;
@@ -579,6 +578,8 @@ static void say_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer 
         t->got[0] = '\0';
 }
 
+/* What concretization x says about answer a: 0 fine, 1 a failure in detail.
+ * symbols: check the answer's symbols, else its intervals and acceptance. */
 static int judge_sample(const bc_pvector *c, const conc *x, const bc_sut_panswer *a, int symbols,
                         char *detail, size_t cap)
 {
