@@ -462,6 +462,10 @@ int bc_shrink_lower_dim(int64_t d, int which, int64_t *out);
  * explicit's target); c need not be accepted.  Returns the frame's rank. */
 int bc_align(const bc_vector *c, int i, int axis_of[BC_MAX_RANK]);
 
+/* src into dst[cap], cut to fit: snprintf's "%s" without the formatter
+ * (run.c; the partial properties copy every answer's message with it). */
+void bc_set_text(char *dst, size_t cap, const char *src);
+
 /* ---- coverage (classify.c) ------------------------------------------- */
 
 /* Adds the classes of case c (judged by the reference) to the counters. */

@@ -490,8 +490,7 @@ static void ask_partial(bc_check_ctx *ctx, const bc_pvector *c, bc_sut_panswer *
     seen.status = a->status;
     seen.fault = a->fault;
     seen.asked_again = a->asked_again;
-    /* zeroed above, so terminated; not snprintf: this runs for every question */
-    memcpy(seen.message, a->message, strnlen(a->message, sizeof seen.message - 1));
+    bc_set_text(seen.message, sizeof seen.message, a->message);
     bc_check_answered(ctx, &seen);
 }
 

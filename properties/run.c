@@ -182,8 +182,7 @@ bc_run_config bc_run_config_default(void)
     return c;
 }
 
-/* src into dst[cap], cut to fit. */
-static void set_text(char *dst, size_t cap, const char *src)
+void bc_set_text(char *dst, size_t cap, const char *src)
 {
     size_t n = strnlen(src, cap - 1);
     memcpy(dst, src, n);
@@ -700,7 +699,7 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
             if (run->invalid_cell < 0) {
                 run->invalid_cell = cell;
                 run->invalid_case = i;
-                set_text(run->invalid_detail, sizeof run->invalid_detail, detail);
+                bc_set_text(run->invalid_detail, sizeof run->invalid_detail, detail);
             }
             pthread_mutex_unlock(&run->lock);
             halt(run, BC_RUN_INTERRUPTED);
@@ -718,7 +717,7 @@ static void check_chunk(worker *w, int cell, int64_t chunk)
             r->failed++;
             if (r->first_failure < 0) {
                 r->first_failure = i;
-                set_text(r->first_detail, sizeof r->first_detail, detail);
+                bc_set_text(r->first_detail, sizeof r->first_detail, detail);
                 int64_t known = atomic_load(&cr->stop_chunk);
                 while (chunk < known &&
                        !atomic_compare_exchange_weak(&cr->stop_chunk, &known, chunk))
@@ -800,16 +799,16 @@ static int make_failure(runner *run, cell_run *cr, bc_failure *f, int64_t index,
     f->shrink_calls = calls;
     f->shrink_steps = steps;
     f->shrink_stop = stop;
-    set_text(f->first_detail, sizeof f->first_detail, cr->first_detail);
+    bc_set_text(f->first_detail, sizeof f->first_detail, cr->first_detail);
     if (detail[0]) {
-        set_text(f->detail, sizeof f->detail, detail);
+        bc_set_text(f->detail, sizeof f->detail, detail);
     } else {
         /* It passed when checked again: keep what it did the first time. */
         char text[sizeof f->detail + 64];
         snprintf(text, sizeof text, "flaky: it passed when checked again; when first "
                  "checked: %.*s", (int)sizeof f->detail, cr->first_detail);
         f->flaky = 1;
-        set_text(f->detail, sizeof f->detail, text);
+        bc_set_text(f->detail, sizeof f->detail, text);
     }
     return f->original && f->minimal && f->replay ? 0 : -1;
 }
@@ -824,7 +823,7 @@ static void shrink_cell(worker *w, int cell)
     bc_prng_init(&g, cfg->seed, cr->stream, (uint64_t)cr->first_failure);
     case_gen(run, cr->property, cr->rule, &g, v);
     char *original = case_line(cr->property, v), detail[1024];
-    set_text(detail, sizeof detail, cr->first_detail);
+    bc_set_text(detail, sizeof detail, cr->first_detail);
     shrink_hook hook = {run, cr, atomic_load(&run->unresponsive_events)};
     bc_check_ctx ctx = {.sut = cfg->sut,
                         .semantics = cfg->semantics,
@@ -888,7 +887,7 @@ static int record_corpus_failure(runner *run, cell_run *cr, long line, const cha
     }
     res->failures = grown;
     bc_failure *f = &res->failures[res->nfailures];
-    set_text(cr->first_detail, sizeof cr->first_detail, detail);
+    bc_set_text(cr->first_detail, sizeof cr->first_detail, detail);
     int status = make_failure(run, cr, f, -1, text, minimal, detail, 0, 0, BC_SHRINK_MINIMAL);
     f->corpus_line = line;
     res->cells[cr->rule][cr->property].failure = res->nfailures++;
