@@ -56,10 +56,22 @@ void *bc_guard_alloc(bc_guard_pool *pool, size_t bytes, size_t margin, int label
  * inputs, poison written only to be overwritten was a tenth of a run). */
 void *bc_guard_alloc_filled(bc_guard_pool *pool, size_t bytes, size_t margin, int label);
 
-/* 1 if every poison byte around buf (from its pages' start to it, and its
- * margin) is still poison: the SUT wrote none of them.  0 also marks its
- * pages to be poisoned whole when next used (a reused slot is otherwise
- * re-poisoned only from its previous buffer up). */
+/* Which poison around buf, a buffer allocated since the last reset, a SUT
+ * wrote: none (BC_GUARD_INTACT), its margin (BC_GUARD_WROTE_AFTER, tested
+ * first) or the bytes from its pages' start to it (BC_GUARD_WROTE_BEFORE).
+ * BC_GUARD_NOT_A_BUFFER when buf is no such buffer (a caller's own memory).
+ * A write also marks the pages to be poisoned whole when next used: a
+ * reused slot is otherwise re-poisoned only from its previous buffer up,
+ * and a stale byte below would fail the next question, which did not
+ * write it.  Checking inputs too is what keeps that true of them. */
+enum {
+    BC_GUARD_INTACT = 0,
+    BC_GUARD_WROTE_AFTER = 1,
+    BC_GUARD_WROTE_BEFORE = 2,
+    BC_GUARD_NOT_A_BUFFER = 3,
+};
+int bc_guard_check(bc_guard_pool *pool, const void *buf);
+/* 1 if bc_guard_check finds buf's poison intact, else 0. */
 int bc_guard_intact(bc_guard_pool *pool, const void *buf);
 
 /* Where addr lies: 1 if in a gap or margin of a buffer allocated since the

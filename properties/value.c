@@ -1162,17 +1162,23 @@ int bc_value_request_expected(const bc_value_request *vr, bc_value_request *copy
     return 0;
 }
 
-int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a)
+static int wrote_where(int guard)
 {
-    if (bc_guard_intact(a->guards, vr->req.out))
-        return 0;
-    const unsigned char *margin =
-        (const unsigned char *)vr->req.out +
-        (size_t)vr->req.out_capacity * bc_dtype_size(vr->req.out_dtype);
-    for (size_t i = 0; i < BC_GUARD_OUTPUT_MARGIN; i++)
-        if (margin[i] != BC_GUARD_POISON)
-            return BC_VALUE_WROTE_PAST_END;
-    return BC_VALUE_WROTE_BEFORE;
+    return guard == BC_GUARD_WROTE_AFTER    ? BC_VALUE_WROTE_PAST_END
+           : guard == BC_GUARD_WROTE_BEFORE ? BC_VALUE_WROTE_BEFORE
+                                            : 0;
+}
+
+int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a, int *buffer)
+{
+    *buffer = -1;
+    int where = wrote_where(bc_guard_check(a->guards, vr->req.out));
+    /* the inputs too: a write before one stays in its slot (the pool
+     * trusts the bytes below a buffer), and failed a later question */
+    for (int i = 0; i < vr->req.ninputs && !where; i++)
+        if ((where = wrote_where(bc_guard_check(a->guards, vr->req.inputs[i].data))))
+            *buffer = i;
+    return where;
 }
 
 int bc_value_request_build(const bc_vector *c, uint64_t layout, bc_arena *a,

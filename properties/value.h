@@ -121,11 +121,13 @@ int bc_value_request_make(bc_value_request *vr, bc_value_op kind, bc_op op,
  * expected result): the output is not poisoned.  0, or -1 out of memory. */
 int bc_value_request_expected(const bc_value_request *vr, bc_value_request *copy, bc_arena *a);
 
-/* 0 if the poison around the output (guard.h) is intact; else the SUT
- * wrote past the end of its output buffer (BC_VALUE_WROTE_PAST_END: its
- * margin holds a write) or before its start (BC_VALUE_WROTE_BEFORE). */
+/* 0 if the poison around the output and every input (guard.h) is intact;
+ * else the SUT wrote past the end of a buffer (BC_VALUE_WROTE_PAST_END: its
+ * margin holds a write) or before its start (BC_VALUE_WROTE_BEFORE), and
+ * *buffer says which: -1 the output (looked at first), else the input's
+ * index.  An input not in the arena's guarded memory is not looked at. */
 enum { BC_VALUE_WROTE_PAST_END = 1, BC_VALUE_WROTE_BEFORE = 2 };
-int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a);
+int bc_value_guard_broken(const bc_value_request *vr, const bc_arena *a, int *buffer);
 
 /* The answer's output as a contiguous tensor view (the answer's shape). */
 bc_tensor bc_value_output(const bc_value_request *vr, const bc_sut_answer *answer);

@@ -30,12 +30,20 @@ static void test_placement_and_poison(void **state)
         assert_int_equal(b[i], BC_GUARD_POISON);
     assert_true(bc_guard_intact(pool, b));
     memset(b, 1, 100); /* its own bytes: still intact */
-    assert_true(bc_guard_intact(pool, b));
+    assert_int_equal(bc_guard_check(pool, b), BC_GUARD_INTACT);
     b[100] = 1; /* its margin */
+    assert_int_equal(bc_guard_check(pool, b), BC_GUARD_WROTE_AFTER);
     assert_false(bc_guard_intact(pool, b));
     b[100] = BC_GUARD_POISON;
     b[-1] = 1; /* before it, in its pages */
+    assert_int_equal(bc_guard_check(pool, b), BC_GUARD_WROTE_BEFORE);
     assert_false(bc_guard_intact(pool, b));
+    b[-1] = BC_GUARD_POISON;
+    ((unsigned char *)b - (((uintptr_t)b) % page()))[0] = 1; /* its pages' first byte */
+    assert_int_equal(bc_guard_check(pool, b), BC_GUARD_WROTE_BEFORE);
+    assert_int_equal(bc_guard_check(pool, b + 1), BC_GUARD_NOT_A_BUFFER);
+    unsigned char mine[8];
+    assert_int_equal(bc_guard_check(pool, mine), BC_GUARD_NOT_A_BUFFER);
     int label, after;
     size_t distance;
     assert_true(bc_guard_find(pool, b + 100 + 10, &label, &after, &distance));
@@ -65,6 +73,25 @@ static void test_reset_poisons_again(void **state)
     for (int i = -16; i < 4000; i++)
         assert_int_equal(again[i], BC_GUARD_POISON);
     assert_true(bc_guard_intact(pool, again));
+    bc_guard_pool_free(pool);
+}
+
+/* The same for an input, whose bytes its caller writes: a write before
+ * it that the check found is gone when the slot is next used, here by an
+ * output at the same place, whose check must not see it. */
+static void test_input_write_poisoned_again(void **state)
+{
+    (void)state;
+    bc_guard_pool *pool = bc_guard_pool_new();
+    unsigned char *in = bc_guard_alloc_filled(pool, 4000, BC_GUARD_MARGIN, 0);
+    memset(in, 1, 4000);
+    in[-8] = 9; /* a SUT that wrote before its input */
+    assert_int_equal(bc_guard_check(pool, in), BC_GUARD_WROTE_BEFORE);
+    bc_guard_pool_reset(pool);
+    unsigned char *out = bc_guard_alloc(pool, 4000, BC_GUARD_MARGIN, -1);
+    assert_ptr_equal(out, in);
+    assert_int_equal(out[-8], BC_GUARD_POISON);
+    assert_true(bc_guard_intact(pool, out));
     bc_guard_pool_free(pool);
 }
 
@@ -112,6 +139,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placement_and_poison),
         cmocka_unit_test(test_reset_poisons_again),
+        cmocka_unit_test(test_input_write_poisoned_again),
         cmocka_unit_test(test_smallest_slot_that_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -446,25 +446,37 @@ static void test_runaway(void **state)
     bc_sut_close(sut);
 }
 
-/* An int32 add of [3] and [3] through the faulty adapter `name`: the
- * message of the internal error it gives, and then a fresh worker answers. */
-static void check_value_fault(const char *name, const char *expected)
+/* An int32 add of [3] and [3], both {first, 2, 3}, asked of sut. */
+static void add_on(const bc_sut *sut, int32_t first, int32_t out[3], bc_sut_answer *a)
 {
-    const bc_sut *sut = open_faulty(name, 2000, 1024);
     bc_shape s[2] = {shape_of(1, 3), shape_of(1, 3)};
-    int32_t x[3] = {1, 2, 3}, out[3];
+    int32_t x[3] = {first, 2, 3};
     bc_tensor in[2] = {bc_tensor_contiguous(BC_INT32, &s[0], x),
                        bc_tensor_contiguous(BC_INT32, &s[1], x)};
     bc_params p = bc_params_for(BC_RULE_NUMPY);
     bc_eval_request req = {BC_VALUE_ELEMENTWISE, BC_OP_ADD, &p, 2, s, 0, 2, in, BC_INT32, out, 3};
+    memset(a, 0, sizeof *a);
+    sut->ops->eval(sut, &req, a);
+}
+
+/* That add through the faulty adapter `name`: the message of the internal
+ * error it gives, and then a fresh worker answers. */
+static void check_value_fault_on(const char *name, int32_t first, const char *expected)
+{
+    const bc_sut *sut = open_faulty(name, 2000, 1024);
+    int32_t out[3];
     bc_sut_answer a;
-    memset(&a, 0, sizeof a);
-    sut->ops->eval(sut, &req, &a);
+    add_on(sut, first, out, &a);
     assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
     if (!strstr(a.message, expected))
         fail_msg("%s: '%s' does not say '%s'", name, a.message, expected);
     check_shape(sut, BC_RULE_NUMPY, 2, harmless); /* it retired; a fresh one answers */
     bc_sut_close(sut);
+}
+
+static void check_value_fault(const char *name, const char *expected)
+{
+    check_value_fault_on(name, 1, expected);
 }
 
 static void test_garbage(void **state)
@@ -495,6 +507,32 @@ static void test_wild_accesses(void **state)
     check_value_fault("overread", read);
     check_value_fault("overread", "past the end of input 0 (int32, 3 elements from its data "
                                   "pointer to its last one and 64 bytes of poison after)");
+}
+
+/* A write into an input's guarded copy in the worker, which the harness's
+ * own copy never shows: its elements, the poison after them, the poison
+ * before them.  Each was seen by nobody, and the last stayed in the
+ * worker's pool, where it failed a later question whose output reused
+ * the slot.  The output is right each time: only the write can fail it. */
+static void test_input_writes(void **state)
+{
+    (void)state;
+    check_value_fault_on("input_write", 1, "the adapter wrote into input 0 (int32): byte 4 of "
+                                           "its buffer changed");
+    check_value_fault_on("input_write", 2, "the adapter wrote before the start of input 0 "
+                                           "(int32)");
+    check_value_fault_on("input_write", 3, "the adapter wrote past the end of input 0 (int32), "
+                                           "at byte 1 after its last element");
+    /* and a value it does not write on passes: the adapter computes right */
+    const bc_sut *sut = open_faulty("input_write", 2000, 1024);
+    int32_t out[3];
+    bc_sut_answer a;
+    add_on(sut, 5, out, &a);
+    if (a.status != BC_SUT_OK)
+        fail_msg("status %d: %s", a.status, a.message);
+    assert_int_equal(out[0], 10);
+    assert_int_equal(out[2], 6);
+    bc_sut_close(sut);
 }
 
 /* ---- threads ------------------------------------------------------------------- */
@@ -601,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_silent_once_partial_is_asked_again),
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_wild_accesses),
+        cmocka_unit_test(test_input_writes),
         cmocka_unit_test(test_dying_at_the_deadline),
         cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),

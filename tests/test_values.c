@@ -296,11 +296,24 @@ static void check_cases(bc_value_tier tier, int cases, int as_v1)
         for (size_t b = 0; b < bytes + BC_GUARD_OUTPUT_MARGIN; b++)
             if (out[b] != BC_GUARD_POISON)
                 fail_msg("%s: output byte %zu is 0x%02x", line, b, out[b]);
-        assert_false(bc_value_guard_broken(&vr, a));
+        int buffer = 7;
+        assert_false(bc_value_guard_broken(&vr, a, &buffer));
+        assert_int_equal(buffer, -1);
         /* an answer's worth of junk, which the next case's buffers must not show */
         memset(q->out, 0x3c, bytes);
         for (int k = 0; k < q->ninputs; k++)
             memset(q->inputs[k].data, 0x3c, esize_of(q->inputs[k].dtype));
+        /* and now and then a write before an input's data, at its pages'
+         * start: found, named, and gone from the next case's buffers (the
+         * pool re-poisons only what it knows was written) */
+        const int k = q->ninputs > 0 ? i % q->ninputs : 0;
+        unsigned char *data = q->ninputs > 0 ? q->inputs[k].data : NULL,
+                      *first = (unsigned char *)((uintptr_t)data & ~(uintptr_t)4095);
+        if (i % 7 == 0 && data && first < data) {
+            *first = 0x3c;
+            assert_int_equal(bc_value_guard_broken(&vr, a, &buffer), BC_VALUE_WROTE_BEFORE);
+            assert_int_equal(buffer, k);
+        }
         checked++;
     }
     print_message("%d cases checked: %d strided inputs, %d float16, %d divisors, %d values=0, "
@@ -465,14 +478,16 @@ static void test_output_overrun_still_caught(void **state)
         assert_int_equal(bc_value_request_make(&vr, BC_VALUE_BROADCAST, BC_OP_ADD, &p, 1, s, 0, 0,
                                                vr.inputs, BC_INT32, s->dims[0], a),
                          0);
-        assert_false(bc_value_guard_broken(&vr, a));
+        int buffer;
+        assert_false(bc_value_guard_broken(&vr, a, &buffer));
         memset(vr.req.out, 0, (size_t)s->dims[0] * 4); /* every element written */
-        assert_false(bc_value_guard_broken(&vr, a));
+        assert_false(bc_value_guard_broken(&vr, a, &buffer));
         ((unsigned char *)vr.req.out)[s->dims[0] * 4] = 0; /* one byte past */
-        assert_int_equal(bc_value_guard_broken(&vr, a), BC_VALUE_WROTE_PAST_END);
+        assert_int_equal(bc_value_guard_broken(&vr, a, &buffer), BC_VALUE_WROTE_PAST_END);
+        assert_int_equal(buffer, -1);
         ((unsigned char *)vr.req.out)[s->dims[0] * 4] = BC_GUARD_POISON;
         ((unsigned char *)vr.req.out)[-1] = 0; /* one byte before: named so */
-        assert_int_equal(bc_value_guard_broken(&vr, a), BC_VALUE_WROTE_BEFORE);
+        assert_int_equal(bc_value_guard_broken(&vr, a, &buffer), BC_VALUE_WROTE_BEFORE);
     }
     bc_arena_free(a);
 }

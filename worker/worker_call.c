@@ -179,6 +179,45 @@ static void buffer_words(const bc_wire_question *q, int label, char *buf, size_t
              BC_GUARD_MARGIN);
 }
 
+/* 1, text saying what, if the adapter changed an input's guarded copy:
+ * its elements or the poison between them and after (the frame's own
+ * bytes are what the copy was made from), or the poison before it.  The
+ * harness keeps its own copy, so such a write changes no answer and was
+ * seen by nobody; an EVAL_SHM question's inputs the harness checks itself
+ * (isolation/shm.c). */
+static int wrote_input(bc_guard_pool *pool, const bc_wire_question *q, const bc_adapter_tensor *in,
+                       char *text, size_t cap)
+{
+    for (int i = 0; i < q->ninputs; i++) {
+        const bc_wire_tensor *t = &q->inputs[i];
+        /* the frame brings each input's margin of poison after its
+         * elements (this worker's protocol, wire/PROTOCOL.md) */
+        const size_t size = bc_dtype_size(t->dtype), bytes = (size_t)t->nelem * size,
+                     poison_at = bytes > BC_GUARD_MARGIN ? bytes - BC_GUARD_MARGIN : 0;
+        const unsigned char *copy = in[i].data, *sent = t->bytes;
+        if (memcmp(copy, sent, bytes) != 0) {
+            size_t k = 0;
+            while (copy[k] == sent[k])
+                k++;
+            if (k < poison_at)
+                snprintf(text, cap, "the adapter wrote into input %d (%s): byte %zu of its "
+                         "buffer changed (element %zu from its data pointer, or the poison "
+                         "between its elements)", i, bc_dtype_name(t->dtype), k, k / size);
+            else
+                snprintf(text, cap, "the adapter wrote past the end of input %d (%s), at byte "
+                         "%zu after its last element", i, bc_dtype_name(t->dtype),
+                         k - poison_at + 1);
+            return 1;
+        }
+        if (bc_guard_check(pool, in[i].data) != BC_GUARD_INTACT) {
+            snprintf(text, cap, "the adapter wrote before the start of input %d (%s)", i,
+                     bc_dtype_name(t->dtype));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void eval(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire_question *q,
                  const bc_adapter_params *p, const bc_adapter_shape *shapes, bc_adapter_answer *r,
                  bc_wire_answer *a)
@@ -204,14 +243,16 @@ static void eval(const bc_worker_adapter *ad, bc_guard_pool *pool, const bc_wire
         a->flags = BC_WIRE_RETIRE; /* it stopped mid-call: its state is suspect */
         return;
     }
-    if (q->shm ? !bc_worker_shm_guard_intact(q) : !bc_guard_intact(pool, out)) {
-        /* a write into the poison around the output, short of the gaps */
-        int after = q->shm;
-        for (size_t i = 0; i < BC_GUARD_OUTPUT_MARGIN && !after; i++)
-            after = out[out_bytes + i] != BC_GUARD_POISON;
-        snprintf(text, sizeof text, "the adapter wrote %s its output buffer (%lld %s elements)",
-                 after ? "past the end of" : "before the start of", (long long)q->out_capacity,
-                 bc_dtype_name(q->out_dtype));
+    /* a write into the poison around the output, short of the gaps */
+    const int guard = q->shm ? (bc_worker_shm_guard_intact(q) ? BC_GUARD_INTACT
+                                                              : BC_GUARD_WROTE_AFTER)
+                             : bc_guard_check(pool, out);
+    if (guard != BC_GUARD_INTACT || (!q->shm && wrote_input(pool, q, in, text, sizeof text))) {
+        if (guard != BC_GUARD_INTACT)
+            snprintf(text, sizeof text, "the adapter wrote %s its output buffer (%lld %s "
+                     "elements)", guard == BC_GUARD_WROTE_AFTER ? "past the end of"
+                                                                : "before the start of",
+                     (long long)q->out_capacity, bc_dtype_name(q->out_dtype));
         fault(a, text);
         a->flags = BC_WIRE_RETIRE; /* its heap may be damaged beyond the poison */
         return;
