@@ -535,6 +535,26 @@ static void test_input_writes(void **state)
     bc_sut_close(sut);
 }
 
+/* An adapter that leaves the rounding mode changed after a call gets each
+ * call in the environment of the first: its answers do not depend on what
+ * the worker asked before, so a failure found late in a run reproduces in
+ * the fresh worker of its replay.  The adapter is right on every call that
+ * starts in the loaded environment, wrong (+1000) on one that does not. */
+static void test_fp_environment_each_call(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("sticky_rounding", 2000, 1024);
+    for (int call = 0; call < 3; call++) {
+        int32_t out[3];
+        bc_sut_answer a;
+        add_on(sut, 1, out, &a);
+        if (a.status != BC_SUT_OK || out[0] != 2 || out[1] != 4 || out[2] != 6)
+            fail_msg("call %d: status %d (%s), %d %d %d", call, a.status, a.message, out[0],
+                     out[1], out[2]);
+    }
+    bc_sut_close(sut);
+}
+
 /* ---- threads ------------------------------------------------------------------- */
 
 static void *hammer(void *arg)
@@ -640,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_runaway),         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_wild_accesses),
         cmocka_unit_test(test_input_writes),
+        cmocka_unit_test(test_fp_environment_each_call),
         cmocka_unit_test(test_dying_at_the_deadline),
         cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,16 @@ int main(int argc, char **argv)
     if ((builtin ? bc_worker_builtin(argv[a], &ad, why, sizeof why)
                  : bc_worker_load(argv[a], &ad, why, sizeof why)) != 0)
         return fatal(proto_out, why);
+    /* The floating-point environment every call starts from: the one the
+     * library left when loaded (a library built with -ffast-math sets
+     * flush-to-zero in its constructor, and means it).  An adapter that
+     * changes it in a call (a rounding mode, flush-to-zero) and leaves it
+     * would compute its later answers differently, and only in this
+     * process: a failure found there would not reproduce in the fresh
+     * worker of its replay.  The calling thread's only: threads the
+     * adapter started keep theirs. */
+    fenv_t fp_env;
+    fegetenv(&fp_env);
     bc_wbuf out = {0}, in = {0};
     bc_wire_hello hello;
     bc_worker_hello(&ad, &hello);
@@ -175,6 +186,7 @@ int main(int argc, char **argv)
                 break;
             }
             bc_worker_panswer(&ad, pq, pans);
+            fesetenv(&fp_env);
             bc_wire_encode_panswer(&out, h.seq, pans);
             if (send_frame(proto_out, &out) != 0)
                 status = 1;
@@ -190,6 +202,7 @@ int main(int argc, char **argv)
             snprintf(ans->message, sizeof ans->message, "%s", why);
         } else {
             bc_worker_answer(&ad, pool, q, ans);
+            fesetenv(&fp_env);
         }
         bc_wire_encode_answer(&out, h.seq, ans); /* an EVAL_SHM answer's output is in the file */
         bc_worker_shm_unmap(q);
