@@ -555,6 +555,25 @@ static void test_fp_environment_each_call(void **state)
     bc_sut_close(sut);
 }
 
+/* An adapter that put a SIGSEGV handler of its own in a call (one that
+ * exits) still has its next wild write named: the worker's handler goes
+ * back in front before each call. */
+static void test_adapter_handler_replaced(void **state)
+{
+    (void)state;
+    const bc_sut *sut = open_faulty("own_handler", 2000, 1024);
+    int32_t out[3];
+    bc_sut_answer a;
+    add_on(sut, 1, out, &a); /* installs its handler, answers right */
+    if (a.status != BC_SUT_OK || out[0] != 2 || out[2] != 6)
+        fail_msg("first call: status %d (%s)", a.status, a.message);
+    add_on(sut, 1, out, &a); /* writes into the gap */
+    assert_int_equal(a.status, BC_SUT_INTERNAL_ERROR);
+    if (!strstr(a.message, "4096 bytes past the end of its output buffer"))
+        fail_msg("'%s' does not name the write", a.message);
+    bc_sut_close(sut);
+}
+
 /* ---- threads ------------------------------------------------------------------- */
 
 static void *hammer(void *arg)
@@ -661,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_wild_accesses),
         cmocka_unit_test(test_input_writes),
         cmocka_unit_test(test_fp_environment_each_call),
+        cmocka_unit_test(test_adapter_handler_replaced),
         cmocka_unit_test(test_dying_at_the_deadline),
         cmocka_unit_test(test_exec_address_space),
         cmocka_unit_test(test_threads_share_one_sut), cmocka_unit_test(test_refusals),

@@ -73,20 +73,43 @@ static void on_fault(int sig, siginfo_t *info, void *context)
     sigaction(sig, &watch.previous[slot], NULL);
 }
 
-void bc_worker_fault_install(void)
+/* on_fault for sig; the handler it replaces into *previous. */
+static void put_ours(int sig, struct sigaction *previous)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &watch.previous[0]);
-    sigaction(SIGBUS, &sa, &watch.previous[1]);
+    sigaction(sig, &sa, previous);
+}
+
+void bc_worker_fault_install(void)
+{
+    put_ours(SIGSEGV, &watch.previous[0]);
+    put_ours(SIGBUS, &watch.previous[1]);
+}
+
+/* An adapter may install a SIGSEGV handler of its own in any call (a
+ * runtime it embeds, a crash reporter): the next fault in a guard gap
+ * went to it, and the worker died or hung instead of naming the access.
+ * Ours goes back in front, with theirs as the one a fault not in a gap is
+ * passed to. */
+static void keep_handlers(void)
+{
+    static const int sigs[2] = {SIGSEGV, SIGBUS};
+    for (int slot = 0; slot < 2; slot++) {
+        struct sigaction now;
+        if (sigaction(sigs[slot], NULL, &now) == 0 &&
+            !((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_fault))
+            put_ours(sigs[slot], &watch.previous[slot]);
+    }
 }
 
 int bc_worker_guarded_call(const bc_guard_pool *pool, void (*fn)(void *), void *arg,
                            bc_worker_fault *fault)
 {
+    keep_handlers();
     watch.thread = thread_id();
     if (sigsetjmp(watch.escape, 1)) {
         *fault = watch.fault;
