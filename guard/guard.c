@@ -72,13 +72,13 @@ void bc_guard_pool_free(bc_guard_pool *pool)
  * page faults of fresh ones. */
 #define BC_GUARD_KEEP_BYTES ((size_t)512 << 20)
 
-/* Unmaps slots not in use, the largest first, while the pool maps more
- * than keep bytes. */
 static int in_use(const bc_guard_pool *pool, const slot *s)
 {
     return s->used_in == pool->generation;
 }
 
+/* Unmaps slots not in use, the largest first, while the pool maps more
+ * than keep bytes. */
 static void unmap_free_slots(bc_guard_pool *pool, size_t keep)
 {
     while (pool->mapped > keep) {
