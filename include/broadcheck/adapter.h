@@ -202,7 +202,11 @@ typedef struct bc_adapter_params {
  * too, and past that memory is unmapped.  So an adapter that reads outside
  * the view reads poison (a wrong value the properties see) or faults ("out-
  * of-bounds read", reported with the input's number), the same way in every
- * run.  data is aligned to the element size. */
+ * run.  data is aligned to the element size.  Read-only means it: an
+ * adapter that writes anywhere in that memory (an input taken for scratch
+ * or for the result) gets its answer replaced by an internal error naming
+ * the input ("the adapter wrote into input 0 ..."), checked after every
+ * call; copy an input a library wants to write. */
 typedef struct bc_adapter_tensor {
     uint32_t dtype;          /* BC_ADAPTER_DTYPE_* */
     int32_t rank;
