@@ -239,6 +239,32 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         }                                                                              \
     } while (0)
 
+/* The held planes whose rows follow each other in the output (its row
+ * stride the row's bytes) and whose other input steps by one element per
+ * row (rank-5 small's 6 x 4 planes: b[i] added to the held row of a):
+ * row i is at o + i * W elements, the other input's element at i, so one
+ * index walks both (no pointer steps by runtime strides: 11 instructions
+ * per two rows instead of 15).  hw: the row's length, a constant. */
+#define HELD_DENSE_PLANE(T, FN, W, HELD, ...)                                          \
+    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
+        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
+            char *o = p[0] + i3 * o3 + i2 * o2;                                        \
+            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            enum { hw = W };                                                           \
+            T h[W];                                                                    \
+            memcpy(h, HELD, sizeof h);                                                 \
+            BC_UNROLL2 for (int64_t i = 0; i < n1; i++)                                \
+                FN(W, __VA_ARGS__);                                                    \
+        }
+#define HELD_DENSE_ROWS(T, FN, HELD, ...)                                              \
+    do {                                                                               \
+        if (n0 * e == 16) {                                                            \
+            HELD_DENSE_PLANE(T, FN, 16 / (int)sizeof(T), HELD, __VA_ARGS__)            \
+        } else {                                                                       \
+            HELD_DENSE_PLANE(T, FN, 32 / (int)sizeof(T), HELD, __VA_ARGS__)            \
+        }                                                                              \
+    } while (0)
+
 /* The streaming route's kernels (docs/ENGINE.md "Seventh pass"): the AVX2
  * 3-D kernel again, its output written straight to memory by 32-byte
  * non-temporal stores, no buffer in between.  Through the buffer, the
@@ -329,6 +355,12 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         const int64_t o3 = s3[0], a3 = s3[1], b3 = s3[2];                              \
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN && \
+                 o1 == n0 * (int64_t)sizeof(OT) && b1 == e)                                                  \
+            HELD_DENSE_ROWS(T, vs_##N##_##NAME, a, (OT *)o + i * hw, h, ((const T *)b)[i]); \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN && \
+                 o1 == n0 * (int64_t)sizeof(OT) && a1 == e)                                                  \
+            HELD_DENSE_ROWS(T, sv_##N##_##NAME, b, (OT *)o + i * hw, ((const T *)a)[i], h); \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN) \
             HELD_ROWS(T, vs_##N##_##NAME, a, b += b1, (OT *)o, h, *(const T *)b);      \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN) \
@@ -1505,9 +1537,12 @@ static inline __attribute__((always_inline)) void direct5_order(int64_t *n, int6
     }
 }
 
-/* n[k] and s[k] as direct5's (bc_small_axes' dims and strides too). */
-static void run_direct5(kernel3_fn fn3, const int64_t *n, const int64_t (*s)[3],
-                        char *const *base)
+/* n[k] and s[k] as direct5's (bc_small_axes' dims and strides too).
+ * Inlined in bc_fast_run_small (its call sets up no second frame); out of
+ * line for the prepared call, whose bc_fast_exec stays small. */
+static inline __attribute__((always_inline)) void direct5_calls(kernel3_fn fn3, const int64_t *n,
+                                                                const int64_t (*s)[3],
+                                                                char *const *base)
 {
     char *p[3] = {base[0], base[1], base[2]};
     for (int64_t i = 0; i < n[4]; i++) {
@@ -1516,6 +1551,12 @@ static void run_direct5(kernel3_fn fn3, const int64_t *n, const int64_t (*s)[3],
         p[1] += s[4][1];
         p[2] += s[4][2];
     }
+}
+
+static __attribute__((noinline)) void run_direct5(kernel3_fn fn3, const int64_t *n,
+                                                  const int64_t (*s)[3], char *const *base)
+{
+    direct5_calls(fn3, n, s, base);
 }
 
 /* A plan, its kernel and the decisions that depend on the layouts alone:
@@ -1656,8 +1697,9 @@ void bc_fast_run_small(bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_
         ax->strides[k][0] = ax->strides[k][1] = ax->strides[k][2] = 0;
     }
     if (ax->rank > 2) {
+        const kernel3_fn fn3 = kernel3_for(dtype, op, out_bytes);
         direct5_order(ax->dims, ax->strides);
-        run_direct5(kernel3_for(dtype, op, out_bytes), ax->dims, ax->strides, ax->base);
+        direct5_calls(fn3, ax->dims, ax->strides, ax->base);
     } else { /* one block: the kernel straight, as a prepared direct call */
         bc_fast_block_kernel(dtype, op)(ax->dims[1], ax->dims[0], ax->base, ax->strides[1],
                                         ax->strides[0], NULL);
