@@ -216,36 +216,15 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
  * of the other.  That row is copied once per plane into a local the output
  * cannot alias, so it stays in a register: per row the other input's
  * element, the op and the store, not a reload of the row and a step of its
- * pointer by 0.  HELD: the held input's row; STEP: the other's pointer
- * step; FN's arguments name the local h. */
-#define HELD_PLANE(T, FN, W, HELD, STEP, ...)                                         \
-    for (int64_t i3 = 0; i3 < n3; i3++)                                                \
-        for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
-            char *o = p[0] + i3 * o3 + i2 * o2;                                        \
-            const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
-            T h[W];                                                                    \
-            memcpy(h, HELD, sizeof h);                                                 \
-            BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, STEP)                 \
-                FN(W, __VA_ARGS__);                                                    \
-        }
-/* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row. */
-#define HELD_LEN (!BC_FAST_LEAN && (n0 * e == 16 || n0 * e == 32))
-#define HELD_ROWS(T, FN, HELD, STEP, ...)                                              \
-    do {                                                                               \
-        if (n0 * e == 16) {                                                            \
-            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
-        } else {                                                                       \
-            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
-        }                                                                              \
-    } while (0)
-
-/* The held planes whose rows follow each other in the output (its row
- * stride the row's bytes) and whose other input steps by one element per
- * row (rank-5 small's 6 x 4 planes: b[i] added to the held row of a):
- * row i is at o + i * W elements, the other input's element at i, so one
- * index walks both (no pointer steps by runtime strides: 11 instructions
- * per two rows instead of 15).  hw: the row's length, a constant. */
-#define HELD_DENSE_PLANE(T, FN, W, HELD, ...)                                          \
+ * pointer by 0.  Taken where the plane's rows follow each other in the
+ * output (row stride the row's bytes) and the other input steps by one
+ * element a row, as on contiguous views: row i is at o + i * hw elements,
+ * the other input's element at i, so one index walks both, no pointer
+ * stepped by a runtime stride (11 instructions per two rows of rank-5
+ * small instead of 15).  Strided views' planes take EACH_ROW.  HELD: the
+ * held input's row; FN's arguments name the local h, the index i and the
+ * row's length hw (a constant). */
+#define HELD_PLANE(T, FN, W, HELD, ...)                                                \
     for (int64_t i3 = 0; i3 < n3; i3++)                                                \
         for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
             char *o = p[0] + i3 * o3 + i2 * o2;                                        \
@@ -256,12 +235,14 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
             BC_UNROLL2 for (int64_t i = 0; i < n1; i++)                                \
                 FN(W, __VA_ARGS__);                                                    \
         }
-#define HELD_DENSE_ROWS(T, FN, HELD, ...)                                              \
+/* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row. */
+#define HELD_LEN (!BC_FAST_LEAN && (n0 * e == 16 || n0 * e == 32))
+#define HELD_ROWS(T, FN, HELD, ...)                                                    \
     do {                                                                               \
         if (n0 * e == 16) {                                                            \
-            HELD_DENSE_PLANE(T, FN, 16 / (int)sizeof(T), HELD, __VA_ARGS__)            \
+            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, __VA_ARGS__)                  \
         } else {                                                                       \
-            HELD_DENSE_PLANE(T, FN, 32 / (int)sizeof(T), HELD, __VA_ARGS__)            \
+            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, __VA_ARGS__)                  \
         }                                                                              \
     } while (0)
 
@@ -356,15 +337,11 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN && \
-                 o1 == n0 * (int64_t)sizeof(OT) && b1 == e)                                                  \
-            HELD_DENSE_ROWS(T, vs_##N##_##NAME, a, (OT *)o + i * hw, h, ((const T *)b)[i]); \
+                 o1 == n0 * (int64_t)sizeof(OT) && b1 == e)                            \
+            HELD_ROWS(T, vs_##N##_##NAME, a, (OT *)o + i * hw, h, ((const T *)b)[i]);  \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN && \
-                 o1 == n0 * (int64_t)sizeof(OT) && a1 == e)                                                  \
-            HELD_DENSE_ROWS(T, sv_##N##_##NAME, b, (OT *)o + i * hw, ((const T *)a)[i], h); \
-        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, vs_##N##_##NAME, a, b += b1, (OT *)o, h, *(const T *)b);      \
-        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, sv_##N##_##NAME, b, a += a1, (OT *)o, *(const T *)a, h);      \
+                 o1 == n0 * (int64_t)sizeof(OT) && a1 == e)                            \
+            HELD_ROWS(T, sv_##N##_##NAME, b, (OT *)o + i * hw, ((const T *)a)[i], h);  \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
