@@ -220,7 +220,7 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
  * output (row stride the row's bytes) and the other input steps by one
  * element a row, as on contiguous views: row i is at o + i * hw elements,
  * the other input's element at i, so one index walks both, no pointer
- * stepped by a runtime stride (11 instructions per two rows of rank-5
+ * stepped by a runtime stride (12 instructions per two rows of rank-5
  * small instead of 15).  Strided views' planes take EACH_ROW.  HELD: the
  * held input's row; FN's arguments name the local h, the index i and the
  * row's length hw (a constant). */
