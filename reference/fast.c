@@ -216,26 +216,33 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
  * of the other.  That row is copied once per plane into a local the output
  * cannot alias, so it stays in a register: per row the other input's
  * element, the op and the store, not a reload of the row and a step of its
- * pointer by 0.  HELD: the held input's row; STEP: the other's pointer
- * step; FN's arguments name the local h. */
-#define HELD_PLANE(T, FN, W, HELD, STEP, ...)                                         \
+ * pointer by 0.  Taken where the plane's rows follow each other in the
+ * output (row stride the row's bytes) and the other input steps by one
+ * element a row, as on contiguous views: row i is at o + i * hw elements,
+ * the other input's element at i, so one index walks both, no pointer
+ * stepped by a runtime stride (12 instructions per two rows of rank-5
+ * small instead of 15).  Strided views' planes take EACH_ROW.  HELD: the
+ * held input's row; FN's arguments name the local h, the index i and the
+ * row's length hw (a constant). */
+#define HELD_PLANE(T, FN, W, HELD, ...)                                                \
     for (int64_t i3 = 0; i3 < n3; i3++)                                                \
         for (int64_t i2 = 0; i2 < n2; i2++) {                                          \
             char *o = p[0] + i3 * o3 + i2 * o2;                                        \
             const char *a = p[1] + i3 * a3 + i2 * a2, *b = p[2] + i3 * b3 + i2 * b2;   \
+            enum { hw = W };                                                           \
             T h[W];                                                                    \
             memcpy(h, HELD, sizeof h);                                                 \
-            BC_UNROLL2 for (int64_t i = 0; i < n1; i++, o += o1, STEP)                 \
+            BC_UNROLL2 for (int64_t i = 0; i < n1; i++)                                \
                 FN(W, __VA_ARGS__);                                                    \
         }
 /* EACH_ROW's constant lengths (16 or 32 bytes, HELD_LEN) with a held row. */
 #define HELD_LEN (!BC_FAST_LEAN && (n0 * e == 16 || n0 * e == 32))
-#define HELD_ROWS(T, FN, HELD, STEP, ...)                                              \
+#define HELD_ROWS(T, FN, HELD, ...)                                                    \
     do {                                                                               \
         if (n0 * e == 16) {                                                            \
-            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
+            HELD_PLANE(T, FN, 16 / (int)sizeof(T), HELD, __VA_ARGS__)                  \
         } else {                                                                       \
-            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, STEP, __VA_ARGS__)            \
+            HELD_PLANE(T, FN, 32 / (int)sizeof(T), HELD, __VA_ARGS__)                  \
         }                                                                              \
     } while (0)
 
@@ -329,10 +336,12 @@ enum { NT_FLOOR_BYTES = 16 << 10 };
         const int64_t o3 = s3[0], a3 = s3[1], b3 = s3[2];                              \
         if (so == (int64_t)sizeof(OT) && sa == e && sb == e)                           \
             EACH_ROW(vv_##N##_##NAME, (OT *)o, (const T *)a, (const T *)b);            \
-        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, vs_##N##_##NAME, a, b += b1, (OT *)o, h, *(const T *)b);      \
-        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN) \
-            HELD_ROWS(T, sv_##N##_##NAME, b, a += a1, (OT *)o, *(const T *)a, h);      \
+        else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0 && a1 == 0 && HELD_LEN && \
+                 o1 == n0 * (int64_t)sizeof(OT) && b1 == e)                            \
+            HELD_ROWS(T, vs_##N##_##NAME, a, (OT *)o + i * hw, h, ((const T *)b)[i]);  \
+        else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e && b1 == 0 && HELD_LEN && \
+                 o1 == n0 * (int64_t)sizeof(OT) && a1 == e)                            \
+            HELD_ROWS(T, sv_##N##_##NAME, b, (OT *)o + i * hw, ((const T *)a)[i], h);  \
         else if (so == (int64_t)sizeof(OT) && sa == e && sb == 0)                      \
             EACH_ROW(vs_##N##_##NAME, (OT *)o, (const T *)a, *(const T *)b);           \
         else if (so == (int64_t)sizeof(OT) && sa == 0 && sb == e)                      \
@@ -1505,9 +1514,12 @@ static inline __attribute__((always_inline)) void direct5_order(int64_t *n, int6
     }
 }
 
-/* n[k] and s[k] as direct5's (bc_small_axes' dims and strides too). */
-static void run_direct5(kernel3_fn fn3, const int64_t *n, const int64_t (*s)[3],
-                        char *const *base)
+/* n[k] and s[k] as direct5's (bc_small_axes' dims and strides too).
+ * Inlined in bc_fast_run_small (its call sets up no second frame); out of
+ * line for the prepared call, whose bc_fast_exec stays small. */
+static inline __attribute__((always_inline)) void direct5_calls(kernel3_fn fn3, const int64_t *n,
+                                                                const int64_t (*s)[3],
+                                                                char *const *base)
 {
     char *p[3] = {base[0], base[1], base[2]};
     for (int64_t i = 0; i < n[4]; i++) {
@@ -1516,6 +1528,12 @@ static void run_direct5(kernel3_fn fn3, const int64_t *n, const int64_t (*s)[3],
         p[1] += s[4][1];
         p[2] += s[4][2];
     }
+}
+
+static __attribute__((noinline)) void run_direct5(kernel3_fn fn3, const int64_t *n,
+                                                  const int64_t (*s)[3], char *const *base)
+{
+    direct5_calls(fn3, n, s, base);
 }
 
 /* A plan, its kernel and the decisions that depend on the layouts alone:
@@ -1656,8 +1674,9 @@ void bc_fast_run_small(bc_small_axes *ax, bc_dtype dtype, bc_op op, int64_t out_
         ax->strides[k][0] = ax->strides[k][1] = ax->strides[k][2] = 0;
     }
     if (ax->rank > 2) {
+        const kernel3_fn fn3 = kernel3_for(dtype, op, out_bytes);
         direct5_order(ax->dims, ax->strides);
-        run_direct5(kernel3_for(dtype, op, out_bytes), ax->dims, ax->strides, ax->base);
+        direct5_calls(fn3, ax->dims, ax->strides, ax->base);
     } else { /* one block: the kernel straight, as a prepared direct call */
         bc_fast_block_kernel(dtype, op)(ax->dims[1], ax->dims[0], ax->base, ax->strides[1],
                                         ax->strides[0], NULL);
