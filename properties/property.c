@@ -899,15 +899,16 @@ static void ask_value(bc_check_ctx *ctx, const bc_value_request *vr, bc_sut_answ
     ctx->sut->ops->eval(ctx->sut, &vr->req, a);
     int buffer;
     const int broken = bc_value_guard_broken(vr, ctx->arena, &buffer);
-    const char *side = broken == BC_VALUE_WROTE_PAST_END ? "past the end of" : "before the start of";
-    if (broken && buffer < 0) {
+    if (broken) {
+        const char *side =
+            broken == BC_VALUE_WROTE_PAST_END ? "past the end of" : "before the start of";
         a->status = BC_SUT_INTERNAL_ERROR;
-        snprintf(a->message, sizeof a->message, "wrote %s its output buffer (%lld elements)",
-                 side, (long long)vr->req.out_capacity);
-    } else if (broken) {
-        a->status = BC_SUT_INTERNAL_ERROR;
-        snprintf(a->message, sizeof a->message, "wrote %s the buffer of input %d (%s)", side,
-                 buffer, bc_dtype_name(vr->req.inputs[buffer].dtype));
+        if (buffer < 0)
+            snprintf(a->message, sizeof a->message, "wrote %s its output buffer (%lld elements)",
+                     side, (long long)vr->req.out_capacity);
+        else
+            snprintf(a->message, sizeof a->message, "wrote %s the buffer of input %d (%s)", side,
+                     buffer, bc_dtype_name(vr->req.inputs[buffer].dtype));
     }
     bc_check_answered(ctx, a);
 }

@@ -24,6 +24,18 @@ static inline void faulty_numpy_infer(void *context, const bc_adapter_params *p,
     example_numpy_shape(p, n, shapes, answer);
 }
 
+/* out = a + b (+ skew) on two int32 vectors of one length, views as the
+ * harness sends them: the right answer of the adapters whose fault is
+ * elsewhere (or skewed by a state they left behind). */
+static inline void faulty_int32_add(const bc_adapter_eval_request *req, int32_t skew)
+{
+    const bc_adapter_tensor *a = &req->inputs[0], *b = &req->inputs[1];
+    const int32_t *x = (const int32_t *)a->data + a->offset, *y = (const int32_t *)b->data + b->offset;
+    int32_t *out = req->out;
+    for (int64_t i = 0; i < req->out_capacity; i++)
+        out[i] = x[i * a->strides[0]] + y[i * b->strides[0]] + skew;
+}
+
 /* A descriptor with NumPy shape inference and `infer`.  Its struct_size is
  * that of a descriptor built before partial shapes were appended, so every
  * faulty adapter is also an old adapter, which must keep working. */

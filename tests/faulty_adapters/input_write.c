@@ -12,12 +12,10 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
 {
     (void)context;
     example_numpy_shape(req->params, req->nshapes, req->shapes, answer);
-    const bc_adapter_tensor *a = &req->inputs[0], *b = &req->inputs[1];
-    const int32_t *x = (const int32_t *)a->data + a->offset, *y = (const int32_t *)b->data + b->offset;
-    int32_t *out = req->out;
-    for (int64_t i = 0; i < req->out_capacity; i++)
-        out[i] = x[i * a->strides[0]] + y[i * b->strides[0]];
+    faulty_int32_add(req, 0);
     /* the bug: the input's memory is the caller's, and const */
+    const bc_adapter_tensor *a = &req->inputs[0];
+    const int32_t *x = (const int32_t *)a->data + a->offset;
     volatile unsigned char *bytes = (volatile unsigned char *)(uintptr_t)x;
     int64_t last = (a->dims[0] - 1) * a->strides[0];
     if (x[0] == 1)

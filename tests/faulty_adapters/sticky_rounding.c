@@ -14,12 +14,7 @@ static void eval(void *context, const bc_adapter_eval_request *req, bc_adapter_a
     (void)context;
     example_numpy_shape(req->params, req->nshapes, req->shapes, answer);
     volatile float one = 1.0f, tiny = 1e-10f;
-    const int32_t skew = one + tiny != 1.0f ? 1000 : 0;
-    const bc_adapter_tensor *a = &req->inputs[0], *b = &req->inputs[1];
-    const int32_t *x = (const int32_t *)a->data + a->offset, *y = (const int32_t *)b->data + b->offset;
-    int32_t *out = req->out;
-    for (int64_t i = 0; i < req->out_capacity; i++)
-        out[i] = x[i * a->strides[0]] + y[i * b->strides[0]] + skew;
+    faulty_int32_add(req, one + tiny != 1.0f ? 1000 : 0);
     fesetround(FE_UPWARD);
 }
 
